@@ -1,0 +1,44 @@
+"""staticgraph: a static computation-graph framework in the TensorFlow 1.x tradition.
+
+Declare placeholders, variables and ops into a graph, then run any part of it in a
+``Session``. The public API keeps TF1's names, so ``import staticgraph as tf``
+runs a TF1 graph-mode program::
+
+    import staticgraph as tf
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    y = tf.reduce_sum(x * 2.0 + 1.0, axis=1)
+    with tf.Session() as sess:
+        print(sess.run(y, feed_dict={x: [[1, 2, 3]]}))
+"""
+
+from . import errors, graphlib, ops
+from .graphlib import dtypes
+from .graphlib.default_graph import (add_to_collection, add_to_collections,
+                                     control_dependencies, device, get_collection,
+                                     get_collection_ref, get_default_graph, get_name_scope,
+                                     get_seed, name_scope, reset_default_graph,
+                                     set_random_seed)
+from .graphlib.dtypes import (DType, as_dtype, bool, double, float16, float32, float64, half,
+                              int8, int16, int32, int64, string, uint8)
+from .graphlib.graph import Graph, GraphKeys
+from .graphlib.operation import Operation
+from .graphlib.tensor import Tensor
+from .graphlib.tensor_shape import Dimension, TensorShape
+from .ops.convert import (constant, convert_to_tensor, convert_n_to_tensor,
+                          register_tensor_conversion_function)
+from .session import (ConfigProto, GPUOptions, GraphOptions, InteractiveSession,
+                      OptimizerOptions, RunMetadata, RunOptions, Session, get_default_session)
+
+
+def _export_families():
+    namespace = globals()
+    for name, fn in ops.public_functions().items():
+        namespace.setdefault(name, fn)
+
+
+_export_families()
+del _export_families
+
+from . import nn  # noqa: E402  (after the op families are registered)
+
+__version__ = "0.1.0"

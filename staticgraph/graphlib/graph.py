@@ -1,0 +1,351 @@
+"""``Graph``: ops in creation order, unique names, scopes and collections."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+import threading
+
+from .operation import Operation
+from .tensor import Tensor
+from .tensor_shape import TensorShape
+from .user_frame import capture_user_frame, format_frame
+
+__all__ = ["Graph", "GraphKeys"]
+
+_graph_ids = itertools.count(1)
+
+
+class GraphKeys:
+    """Standard collection names (TF1's ``tf.GraphKeys``)."""
+
+    GLOBAL_VARIABLES = "variables"
+    VARIABLES = GLOBAL_VARIABLES
+    LOCAL_VARIABLES = "local_variables"
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    SUMMARIES = "summaries"
+    QUEUE_RUNNERS = "queue_runners"
+    TABLE_INITIALIZERS = "table_initializer"
+    ASSET_FILEPATHS = "asset_filepaths"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    SUMMARY_OP = "summary_op"
+    GLOBAL_STEP = "global_step"
+    EVAL_STEP = "eval_step"
+    TRAIN_OP = "train_op"
+    COND_CONTEXT = "cond_context"
+    WHILE_CONTEXT = "while_context"
+
+
+class Graph:
+    """A dataflow graph: operations in creation order plus naming and collection state.
+
+    Use ``with g.as_default():`` to declare ops into ``g``. Op names are unique
+    (``add``, ``add_1``) and prefixed by the active :meth:`name_scope`.
+    """
+
+    def __init__(self):
+        self._id = next(_graph_ids)
+        self._created_at = capture_user_frame()
+        self._lock = threading.RLock()
+        self._ops = []
+        self._by_name = {}
+        self._names_in_use = {}
+        self._name_stack = ""
+        self._collections = {}
+        self._control_stack = []
+        self._device_stack = []
+        self._finalized = False
+        self.seed = None
+        self.version = 0
+
+    # ------------------------------------------------------------------ identity
+    def __repr__(self):
+        where = format_frame(self._created_at)
+        return f"<staticgraph.Graph #{self._id} created at {where}>"
+
+    def describe(self) -> str:
+        """Short text naming this graph for error messages."""
+        return repr(self)
+
+    @property
+    def _last_id(self) -> int:
+        return len(self._ops)
+
+    # ------------------------------------------------------------- default graph
+    def as_default(self):
+        """Context manager that makes this graph the default graph."""
+        from .default_graph import graph_as_default
+        return graph_as_default(self)
+
+    # --------------------------------------------------------------------- names
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        """``name`` under the current name scope, suffixed ``_1``, ``_2`` … if taken."""
+        if self._name_stack:
+            name = f"{self._name_stack}/{name}"
+        key = name.lower()
+        i = self._names_in_use.get(key, 0)
+        if mark_as_used:
+            self._names_in_use[key] = i + 1
+        if i > 0:
+            base = key
+            while key in self._names_in_use:
+                key = f"{base}_{i}"
+                i += 1
+            if mark_as_used:
+                self._names_in_use[key] = 1
+            name = f"{name}_{i - 1}"
+        return name
+
+    def get_name_scope(self) -> str:
+        """The current name scope without a trailing slash."""
+        return self._name_stack
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        """Nest op names under ``name``; yields the scope string ending in ``/``.
+
+        ``name`` ending in ``/`` re-enters that exact (absolute) scope; ``None`` or
+        ``""`` resets to the top level.
+        """
+        old = self._name_stack
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            with self._lock:
+                new = self.unique_name(name)
+        self._name_stack = new
+        try:
+            yield f"{new}/" if new else ""
+        finally:
+            self._name_stack = old
+
+    # ------------------------------------------------------------------- lookups
+    def get_operations(self):
+        """All operations, in creation order."""
+        return list(self._ops)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        """The op called ``name``; KeyError when absent, ValueError for a tensor name."""
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings (or similar), not {type(name).__name__}.")
+        if ":" in name:
+            raise ValueError(f"Name {name!r} appears to refer to a Tensor, not an Operation.")
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"The name {name!r} refers to an Operation not in the graph.") from None
+
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        """The tensor ``"op:index"``; KeyError when absent, ValueError for an op name."""
+        return self.as_graph_element(name, allow_tensor=True, allow_operation=False)
+
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+        """Resolve a Tensor, Operation or name string to an element of this graph."""
+        if isinstance(obj, str):
+            return self._element_by_name(obj, allow_tensor, allow_operation)
+        if hasattr(obj, "_as_graph_element"):
+            obj = obj._as_graph_element()
+        if isinstance(obj, Tensor) and allow_tensor:
+            if obj.graph is not self:
+                raise ValueError(f"Tensor {obj.name!r} is not an element of this graph: it "
+                                 f"belongs to {obj.graph.describe()}, not {self.describe()}.")
+            return obj
+        if isinstance(obj, Operation) and allow_operation:
+            if obj.graph is not self:
+                raise ValueError(f"Operation {obj.name!r} is not an element of this graph: "
+                                 f"it belongs to {obj.graph.describe()}, not {self.describe()}.")
+            return obj
+        kinds = " or ".join(k for k, ok in (("Tensor", allow_tensor),
+                                              ("Operation", allow_operation)) if ok)
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a {kinds}.")
+
+    def _element_by_name(self, name, allow_tensor, allow_operation):
+        if ":" in name:
+            if not allow_tensor:
+                raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a Operation.")
+            op_name, _, index = name.rpartition(":")
+            try:
+                index = int(index)
+            except ValueError:
+                raise ValueError(f"The name {name!r} looks like a Tensor name, but is not a "
+                                 "valid one. Tensor names must be of the form "
+                                 "\"<op_name>:<output_index>\".") from None
+            op = self._by_name.get(op_name)
+            if op is None:
+                raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. "
+                               f"The operation, {op_name!r}, does not exist in the graph.")
+            if not 0 <= index < len(op.outputs):
+                raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. "
+                               f"The operation, {op_name!r}, exists but only has "
+                               f"{len(op.outputs)} outputs.")
+            return op.outputs[index]
+        op = self._by_name.get(name)
+        if op is None:
+            raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+        if not allow_operation:
+            raise ValueError(f"The name {name!r} refers to an Operation, not a Tensor. Tensor "
+                             "names must be of the form \"<op_name>:<output_index>\".")
+        return op
+
+    # --------------------------------------------------------------- op creation
+    def create_op(self, op_def, inputs, attrs, name, output_specs_fn=None) -> Operation:
+        """Add an op of type ``op_def.type`` and return it.
+
+        ``output_specs_fn(inputs, attrs)`` returns the outputs' ``(dtype, shape)``
+        pairs; a ValueError or TypeError it raises is re-raised with the op's name,
+        type, input shapes and the user's file and line.
+        """
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        frame = capture_user_frame(2)
+        with self._lock:
+            if name.endswith("/"):
+                name = name[:-1]
+                if name in self._by_name:
+                    name = self.unique_name(name.rsplit("/", 1)[-1])
+                else:
+                    self._names_in_use[name.lower()] = self._names_in_use.get(name.lower(), 0) + 1
+            else:
+                name = self.unique_name(name)
+            specs_fn = output_specs_fn or op_def.output_specs
+            try:
+                specs = specs_fn(inputs, attrs)
+            except (ValueError, TypeError) as exc:
+                raise type(exc)(_declaration_message(exc, name, op_def.type, inputs, frame)) from None
+            control = self._current_control_inputs(inputs)
+            device = self._device_stack[-1] if self._device_stack else ""
+            if callable(device):
+                device = device(None) or ""
+            op = Operation(self, name, op_def.type, inputs, attrs, op_def, control, device,
+                           frame, len(self._ops))
+            op.outputs = [Tensor(op, i, dtype, shape if isinstance(shape, TensorShape)
+                                 else TensorShape(shape))
+                          for i, (dtype, shape) in enumerate(specs)]
+            self._ops.append(op)
+            self._by_name[name] = op
+            self.version += 1
+        return op
+
+    # -------------------------------------------------------- control and device
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops created inside run only after ``control_inputs`` (None clears them)."""
+        if control_inputs is None:
+            saved, self._control_stack = self._control_stack, []
+            try:
+                yield
+            finally:
+                self._control_stack = saved
+            return
+        ops = []
+        for c in control_inputs:
+            if hasattr(c, "_as_graph_element"):
+                c = c._as_graph_element()
+            if isinstance(c, Tensor):
+                c = c.op
+            if not isinstance(c, Operation):
+                raise TypeError(f"Control input must be an Operation or Tensor: {c!r}")
+            if c.graph is not self:
+                raise ValueError(f"Control input {c.name!r} belongs to {c.graph.describe()}, "
+                                 f"not {self.describe()}.")
+            ops.append(c)
+        self._control_stack.append(ops)
+        try:
+            yield
+        finally:
+            self._control_stack.pop()
+
+    def _current_control_inputs(self, inputs):
+        if not self._control_stack:
+            return []
+        input_ops = {id(t.op) for t in inputs}
+        out, seen = [], set()
+        for frame in self._control_stack:
+            for op in frame:
+                if id(op) not in seen and id(op) not in input_ops:
+                    seen.add(id(op))
+                    out.append(op)
+        return out
+
+    @contextlib.contextmanager
+    def device(self, device_name):
+        """Record ``device_name`` (e.g. ``"/gpu:0"``) on ops created inside."""
+        self._device_stack.append(device_name or "")
+        try:
+            yield
+        finally:
+            self._device_stack.pop()
+
+    @contextlib.contextmanager
+    def colocate_with(self, op, ignore_existing=False):
+        """Accepted for TF1 compatibility; placement follows :meth:`device`."""
+        yield
+
+    # -------------------------------------------------------------- collections
+    def add_to_collection(self, name, value):
+        """Append ``value`` to collection ``name``."""
+        self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value):
+        """Append ``value`` to each collection in ``names`` (a string or a list)."""
+        for n in ([names] if isinstance(names, str) else set(names)):
+            self.add_to_collection(n, value)
+
+    def get_collection_ref(self, name):
+        """The mutable list behind collection ``name`` (created if absent)."""
+        return self._collections.setdefault(name, [])
+
+    def get_collection(self, name, scope=None):
+        """A copy of collection ``name``, filtered to items whose name matches ``scope``."""
+        items = list(self._collections.get(name, ()))
+        if scope is None:
+            return items
+        pattern = re.compile(scope)
+        return [v for v in items if hasattr(v, "name") and pattern.match(v.name)]
+
+    def get_all_collection_keys(self):
+        """Names of the non-empty collections."""
+        return [k for k, v in self._collections.items() if v]
+
+    def clear_collection(self, name):
+        """Remove collection ``name``."""
+        self._collections.pop(name, None)
+
+    # ----------------------------------------------------------------- finalize
+    def finalize(self):
+        """Make the graph read-only: creating an op afterwards raises RuntimeError."""
+        self._finalized = True
+
+    @property
+    def finalized(self) -> bool:
+        """True after :meth:`finalize`."""
+        return self._finalized
+
+    def _unsafe_unfinalize(self):
+        self._finalized = False
+
+
+def _declaration_message(exc, name, op_type, inputs, frame) -> str:
+    shapes = ", ".join(t.shape.as_proto_string() for t in inputs)
+    return (f"{exc} for '{name}' (op: '{op_type}') with input shapes: {shapes}. "
+            f"Declared at {format_frame(frame)}.")

@@ -1,0 +1,230 @@
+"""Turning Python values, numpy arrays and variables into tensors (TF1's rules).
+
+Python floats become float32 and ints int32 (int64 when too large), numpy arrays
+keep their dtype, nested lists that contain tensors are packed with ``tf.stack``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import numbers
+
+import numpy as np
+
+from ..graphlib import Tensor, TensorShape, as_dtype, dtypes
+from .registry import apply_op
+
+__all__ = ["convert_to_tensor", "convert_n_to_tensor", "constant", "to_numpy_constant",
+           "register_tensor_conversion_function", "convert_same_dtype"]
+
+_CONVERSIONS = []
+
+
+def register_tensor_conversion_function(base_type, conversion_func, priority=100):
+    """Teach :func:`convert_to_tensor` a new type: ``conversion_func(value, dtype, name)``."""
+    _CONVERSIONS.append((priority, base_type, conversion_func))
+    _CONVERSIONS.sort(key=lambda t: t[0])
+
+
+def _contains_tensor(value) -> bool:
+    if isinstance(value, Tensor) or hasattr(value, "_as_graph_tensor"):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_contains_tensor(v) for v in value)
+    return False
+
+
+def _python_kind(value):
+    """The broadest Python scalar kind in a nested list: bool < int < float, or None."""
+    kinds = set()
+
+    def walk(v):
+        if isinstance(v, (list, tuple)):
+            for item in v:
+                walk(item)
+        elif isinstance(v, (builtins.bool, np.bool_)):
+            kinds.add("bool")
+        elif isinstance(v, numbers.Integral):
+            kinds.add("int")
+        elif isinstance(v, numbers.Real):
+            kinds.add("float")
+        elif isinstance(v, (str, bytes)):
+            kinds.add("str")
+        else:
+            kinds.add("other")
+
+    walk(value)
+    for k in ("other", "str", "float", "int", "bool"):
+        if k in kinds:
+            return k
+    return None
+
+
+def to_numpy_constant(value, dtype=None) -> np.ndarray:
+    """``value`` as a numpy array of the dtype TF1 would give it.
+
+    Raises:
+        TypeError: for values of a kind ``dtype`` cannot hold (``2.5`` as int32).
+    """
+    dtype = as_dtype(dtype) if dtype is not None else None
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        arr = np.asarray(value)
+        if dtype is None:
+            if arr.dtype.kind in "SUO":
+                return arr.astype(object)
+            return arr
+        return arr.astype(dtype.np_dtype)
+    kind = _python_kind(value)
+    if kind == "other":
+        raise TypeError(f"Failed to convert object of type {type(value).__name__} to Tensor. "
+                        f"Contents: {value!r}. Consider casting elements to a supported type.")
+    if dtype is None:
+        if kind == "str":
+            return np.asarray(value, dtype=object)
+        if kind == "float":
+            return np.asarray(value, dtype=np.float32)
+        if kind == "bool":
+            return np.asarray(value, dtype=np.bool_)
+        if kind is None:  # empty list
+            return np.asarray(value, dtype=np.float32)
+        arr = np.asarray(value, dtype=np.int64)
+        if arr.size and (arr.max() > 2**31 - 1 or arr.min() < -2**31):
+            return arr
+        return arr.astype(np.int32)
+    ok = {
+        None: True,
+        "bool": dtype.is_bool or dtype.is_numeric,
+        "int": dtype.is_numeric,
+        "float": dtype.is_floating,
+        "str": dtype is dtypes.string,
+    }[kind]
+    if not ok:
+        raise TypeError(f"Expected {dtype.name}, got {value!r} of type "
+                        f"'{type(value).__name__}' instead.")
+    arr = np.asarray(value)
+    if dtype.is_integer and arr.size:
+        info = np.iinfo(dtype.np_dtype)
+        if arr.max() > info.max or arr.min() < info.min:
+            raise TypeError(f"Value {value!r} is out of range for {dtype.name}.")
+    return np.asarray(value, dtype=dtype.np_dtype)
+
+
+def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
+    """A constant tensor holding ``value``.
+
+    Args:
+        value: a Python scalar or nested list, or a numpy array.
+        dtype: the element type; inferred from ``value`` when None.
+        shape: optional shape; a single value fills it, an equal count is reshaped.
+        name: op name.
+        verify_shape: if True, ``value``'s shape must equal ``shape``.
+
+    Raises:
+        TypeError: for a value ``dtype`` cannot hold.
+        ValueError: for a ``shape`` the value cannot take.
+    """
+    arr = to_numpy_constant(value, dtype)
+    if shape is not None:
+        shape = [int(d) for d in TensorShape(shape).as_list()]
+        if verify_shape and list(arr.shape) != shape:
+            raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, got {arr.shape}.")
+        if arr.size == 1:
+            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        elif arr.size == int(np.prod(shape)):
+            arr = arr.reshape(shape)
+        else:
+            raise ValueError(f"Too many elements provided. Needed at most "
+                             f"{int(np.prod(shape))}, but received {arr.size}"
+                             if arr.size > int(np.prod(shape)) else
+                             f"Expected {int(np.prod(shape))} elements for shape {shape}, "
+                             f"got {arr.size}")
+    arr = np.array(arr, copy=True)
+    arr.flags.writeable = False
+    return apply_op("Const", [], {"value": arr, "dtype": as_dtype(arr.dtype)}, name=name)
+
+
+def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None):
+    """Convert ``value`` (Tensor, Variable, array, Python value) to a Tensor.
+
+    Args:
+        value: the object to convert.
+        dtype: required dtype; a Tensor of another dtype raises ValueError.
+        name: name for a newly created constant.
+        preferred_dtype / dtype_hint: dtype to use when it fits, else inferred.
+
+    Raises:
+        ValueError: a tensor of the wrong dtype was given.
+        TypeError: the value cannot become a tensor.
+    """
+    preferred_dtype = preferred_dtype or dtype_hint
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype is not as_dtype(dtype):
+            raise ValueError(f"Tensor conversion requested dtype {as_dtype(dtype).name} for "
+                             f"Tensor with dtype {value.dtype.name}: {value!r}")
+        return value
+    as_tensor = getattr(value, "_as_graph_tensor", None)
+    if as_tensor is not None:
+        return convert_to_tensor(as_tensor(), dtype=dtype)
+    for _, base, fn in _CONVERSIONS:
+        if isinstance(value, base):
+            return convert_to_tensor(fn(value, dtype, name), dtype=dtype)
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        from .array_combine import stack
+        return stack([convert_to_tensor(v, dtype=dtype) if _contains_tensor(v)
+                      else convert_to_tensor(v, dtype=dtype or _element_dtype(value))
+                      for v in value], name=name or "packed")
+    if dtype is None and preferred_dtype is not None:
+        try:
+            return constant(value, dtype=preferred_dtype, name=name or "Const")
+        except (TypeError, ValueError):
+            pass
+    return constant(value, dtype=dtype, name=name or "Const")
+
+
+def _element_dtype(values):
+    for v in values:
+        if isinstance(v, Tensor):
+            return v.dtype
+        t = getattr(v, "_as_graph_tensor", None)
+        if t is not None:
+            return t().dtype
+        if isinstance(v, (list, tuple)):
+            d = _element_dtype(v)
+            if d is not None:
+                return d
+    return None
+
+
+def convert_n_to_tensor(values, dtype=None, name=None, preferred_dtype=None):
+    """Convert each of ``values`` with :func:`convert_to_tensor`."""
+    return [convert_to_tensor(v, dtype=dtype, preferred_dtype=preferred_dtype) for v in values]
+
+
+
+def convert_same_dtype(*values, names=("x", "y", "z")):
+    """Convert op inputs that share one type attribute, as TF1's op wrappers do.
+
+    The first tensor among ``values`` fixes the dtype; Python values and arrays are
+    converted to it. Tensors of another dtype raise TypeError naming the argument.
+    """
+    anchor = None
+    for v in values:
+        if isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor"):
+            anchor = convert_to_tensor(v).dtype
+            break
+    out = []
+    for i, v in enumerate(values):
+        if isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor"):
+            t = convert_to_tensor(v)
+            if anchor is not None and t.dtype is not anchor:
+                arg = names[i] if i < len(names) else f"input {i}"
+                raise TypeError(f"Input '{arg}' has type {t.dtype.name} that does not match "
+                                f"type {anchor.name} of the other inputs")
+            out.append(t)
+        elif anchor is not None:
+            out.append(convert_to_tensor(v, dtype=anchor))
+        else:
+            t = convert_to_tensor(v)
+            anchor = t.dtype
+            out.append(t)
+    return out

@@ -1,0 +1,191 @@
+"""The op registry: every op type is one :class:`OpDef` subclass, registered once.
+
+An op definition holds everything the system knows about its op type:
+
+* ``attrs``: attribute names and defaults;
+* ``infer(*inputs, **attrs)``: output dtype(s) and static shape(s), run while
+  declaring, raising ValueError/TypeError for bad shapes or dtypes;
+* ``compute(*values, **attrs)``: the numpy kernel (or ``make_kernel`` for ops that
+  need session state such as variables and random streams);
+* optional ``static_value(op)``: the value when it is known while declaring;
+* ``grad`` / ``onnx``: gradient rule and ONNX lowering (filled in by later issues).
+
+Example::
+
+    @register
+    class Relu(OpDef):
+        def infer(self, x):
+            return same_as(x)
+        compute = staticmethod(lambda x: np.maximum(x, 0))
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+from ..graphlib import Operation, Tensor, TensorShape, get_default_graph
+
+__all__ = ["OpDef", "register", "get_op_def", "registered_types", "apply_op", "graph_of",
+           "Spec"]
+
+_REGISTRY: dict[str, "OpDef"] = {}
+
+
+class Spec(tuple):
+    """An output description ``(dtype, shape)`` returned by ``OpDef.infer``."""
+
+    __slots__ = ()
+
+    def __new__(cls, dtype, shape):
+        return tuple.__new__(cls, (dtype, shape if isinstance(shape, TensorShape)
+                                   else TensorShape(shape)))
+
+
+class OpDef:
+    """Base class of op type definitions. Subclass, then decorate with :func:`register`.
+
+    Class attributes:
+        type: the op type string (defaults to the class name).
+        default_name: the op name used when the user passes none (defaults to ``type``).
+        attrs: attribute names with their defaults; unknown attributes are rejected.
+        stateful: True for ops with side effects or randomness (never folded or merged).
+        returns_view: True when the kernel's output may share memory with an input.
+        differentiable: False for ops that carry no gradient (declared explicitly).
+        ref_inputs: indices of inputs that are variables the kernel writes (not read);
+            the kernel gets the variable through ``runtime`` and not as an argument.
+        is_variable: True for the op that stores a variable (read where consumed).
+        is_noop: True for ops whose kernel does nothing (only ordering).
+        must_feed: True for placeholders: a run that needs one unfed fails early.
+    """
+
+    type: str = ""
+    default_name: str | None = None
+    attrs: dict = {}
+    stateful: bool = False
+    returns_view: bool = False
+    differentiable: bool = True
+    ref_inputs: tuple = ()
+    is_variable: bool = False
+    is_noop: bool = False
+    must_feed: bool = False
+
+    # ---- declaration -----------------------------------------------------------
+    def infer(self, *inputs, **attrs):
+        """Return a :class:`Spec` (or a list of them) for the outputs."""
+        raise NotImplementedError
+
+    def output_specs(self, inputs, attrs):
+        """``infer`` normalised to a list of :class:`Spec`."""
+        out = self.infer(*inputs, **attrs)
+        if isinstance(out, Spec):
+            return [out]
+        return list(out)
+
+    def static_value(self, op):
+        """The op's first output value if known while declaring, else None."""
+        return None
+
+    # ---- execution -------------------------------------------------------------
+    compute = None
+
+    def make_kernel(self, op, runtime):
+        """A callable taking the input values and returning the output value(s).
+
+        The default binds ``op.attrs`` to ``compute``. Ops that need session state
+        (variables, random streams) override this and use ``runtime``.
+        """
+        raw = inspect.getattr_static(self, "compute")
+        fn = raw.__func__ if isinstance(raw, staticmethod) else self.compute
+        if op.attrs:
+            return functools.partial(fn, **op.attrs)
+        return fn
+
+    def __repr__(self):
+        return f"<OpDef {self.type}>"
+
+
+def register(cls):
+    """Class decorator: validate and register an op definition; returns the class."""
+    cls.type = cls.__dict__.get("type") or cls.__name__
+    if cls.type in _REGISTRY:
+        raise ValueError(f"Op type {cls.type!r} is already registered "
+                         f"(by {type(_REGISTRY[cls.type]).__module__}).")
+    if cls.infer is OpDef.infer:
+        raise TypeError(f"Op {cls.type} must define infer() (dtype and shape inference).")
+    if cls.compute is None and cls.make_kernel is OpDef.make_kernel:
+        raise TypeError(f"Op {cls.type} must define compute or make_kernel (its numpy kernel).")
+    _REGISTRY[cls.type] = cls()
+    return cls
+
+
+def get_op_def(op_type: str) -> OpDef:
+    """The registered definition of ``op_type``; KeyError naming it when unknown."""
+    try:
+        return _REGISTRY[op_type]
+    except KeyError:
+        raise KeyError(f"Op type {op_type!r} is not registered.") from None
+
+
+def registered_types():
+    """Sorted list of every registered op type."""
+    return sorted(_REGISTRY)
+
+
+def graph_of(values, default=None):
+    """The graph that tensors in ``values`` belong to (all must share one).
+
+    Raises:
+        ValueError: naming both graphs when tensors come from two graphs.
+    """
+    graph, first = None, None
+    for v in values:
+        g = getattr(v, "graph", None)
+        if g is None:
+            continue
+        if graph is None:
+            graph, first = g, v
+        elif g is not graph:
+            raise ValueError(
+                f"Tensor {v.name!r} must be from the same graph as Tensor {first.name!r}: "
+                f"{v.name!r} belongs to {g.describe()}, {first.name!r} to {graph.describe()}.")
+    return graph or default or get_default_graph()
+
+
+def apply_op(op_type, inputs=(), attrs=None, name=None, control_inputs=None):
+    """Create an op of ``op_type`` on ``inputs`` and return its output(s).
+
+    Inputs that are not tensors are converted with ``convert_to_tensor``. Returns
+    the single output Tensor, a list of outputs for multi-output ops, or the
+    :class:`Operation` for ops without outputs.
+    """
+    op_def = get_op_def(op_type)
+    inputs = list(inputs)
+    if any(not isinstance(t, Tensor) for t in inputs):
+        from .convert import convert_to_tensor
+        graph = graph_of([t for t in inputs if isinstance(t, Tensor) or hasattr(t, "graph")])
+        with graph.as_default():
+            inputs = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in inputs]
+    graph = graph_of(inputs)
+    full = dict(op_def.attrs)
+    if attrs:
+        unknown = set(attrs) - set(full)
+        if unknown:
+            raise TypeError(f"Op {op_type} has no attribute(s) {sorted(unknown)}; "
+                            f"its attributes are {sorted(full)}.")
+        full.update(attrs)
+    op = graph.create_op(op_def, inputs, full, name or op_def.default_name or op_type)
+    if control_inputs:
+        for c in control_inputs:
+            op._add_control_input(c.op if isinstance(c, Tensor) else c)
+    outs = op.outputs
+    if not outs:
+        return op
+    if len(outs) == 1:
+        return outs[0]
+    return list(outs)
+
+
+def is_operation(x) -> bool:
+    """True for an :class:`Operation`."""
+    return isinstance(x, Operation)

@@ -1,0 +1,100 @@
+"""Feed validation: every fed value is checked against its tensor before kernels run."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..graphlib import Tensor, dtypes
+
+__all__ = ["resolve_feed_key", "make_feed_converter", "inline_feed_check"]
+
+
+def resolve_feed_key(graph, key) -> Tensor:
+    """The tensor a ``feed_dict`` key names (a Tensor, a variable or ``"name:0"``).
+
+    Raises:
+        TypeError: the key names no tensor of ``graph``.
+        ValueError: the key is a tensor of another graph.
+    """
+    if hasattr(key, "_as_graph_element") and not isinstance(key, Tensor):
+        key = key._as_graph_element()
+    if isinstance(key, Tensor):
+        if key.graph is not graph:
+            raise ValueError(f"Cannot feed {key.name!r}: it belongs to {key.graph.describe()}, "
+                             f"not to the session's {graph.describe()}.")
+        return key
+    if isinstance(key, str):
+        try:
+            return graph.as_graph_element(key, allow_tensor=True, allow_operation=False)
+        except (KeyError, ValueError) as exc:
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: "
+                            f"{exc.args[0] if exc.args else exc}") from None
+    raise TypeError(f"Cannot interpret feed_dict key as Tensor: {key!r} of type "
+                    f"{type(key).__name__} is not a Tensor or a tensor name.")
+
+
+def _describe_shape(shape) -> str:
+    return "(" + ", ".join("?" if d is None else str(d) for d in shape.raw) + \
+        ("," if shape.rank == 1 else "") + ")"
+
+
+def make_feed_converter(tensor: Tensor):
+    """A function turning a fed value into an array fit for ``tensor``, or raising.
+
+    Values are converted with numpy; a cast that changes the kind of number
+    (float to int, number to bool) is refused, as is a shape that contradicts the
+    tensor's static shape.
+    """
+    dtype = tensor.dtype
+    np_dtype = dtype.np_dtype
+    static = tensor.shape
+    name = tensor.name
+    where = tensor.op.user_location
+
+    def convert(value):
+        if isinstance(value, Tensor) or hasattr(value, "_as_graph_tensor"):
+            raise TypeError(f"The value of a feed cannot be a tf.Tensor object ({value!r}) "
+                            f"fed for {name!r}. Acceptable feed values include Python "
+                            "scalars, strings, lists, numpy ndarrays.")
+        if dtype is dtypes.string:
+            arr = np.asarray(value, dtype=object)
+        else:
+            try:
+                raw = np.asarray(value)
+            except Exception as exc:
+                raise TypeError(f"Cannot convert the value fed for {name!r} to a numpy array: "
+                                f"{exc}") from None
+            if raw.dtype.kind in "OUS" or not np.can_cast(raw.dtype, np_dtype, "same_kind"):
+                raise TypeError(
+                    f"Cannot feed value of dtype {raw.dtype} for Tensor {name!r}, which has "
+                    f"dtype {dtype.name}: the cast would not be safe. Convert the value with "
+                    f".astype(np.{dtype.name}) if that is what you mean. (Tensor declared at "
+                    f"{where}.)")
+            arr = raw if raw.dtype == np_dtype else raw.astype(np_dtype)
+        if not static.is_compatible_with(arr.shape):
+            raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {name!r}, "
+                             f"which has shape {_describe_shape(static)!r}. (Tensor declared "
+                             f"at {where}.)")
+        return arr
+
+    return convert
+
+
+def inline_feed_check(var: str, tensor: Tensor, dtype_name: str) -> str:
+    """A Python condition that is True when ``var`` needs the full converter.
+
+    The fast path accepts an ``ndarray`` of exactly the right dtype whose known
+    dimensions match; everything else goes through :func:`make_feed_converter`.
+    """
+    conds = [f"{var}.__class__ is not ndarray", f"{var}.dtype is not {dtype_name}"]
+    shape = tensor.shape
+    if shape.rank is not None:
+        if shape.is_fully_defined():
+            conds.append(f"{var}.shape != {tuple(shape.raw)!r}")
+        else:
+            conds.append(f"{var}.ndim != {shape.rank}")
+            known = [(i, d) for i, d in enumerate(shape.raw) if d is not None]
+            if known:
+                conds.append(f"{var}.shape[{known[0][0]}] != {known[0][1]}" if len(known) == 1
+                             else " or ".join(f"{var}.shape[{i}] != {d}" for i, d in known))
+    return " or ".join(conds)

@@ -1,0 +1,258 @@
+"""Execution plans: one (fetches, feeds) signature compiled once into flat Python.
+
+A plan is a generated Python function with one line per kernel call, its kernels
+and constants bound as local defaults, every intermediate deleted after its last
+use, and the fetch structure rebuilt by a single return expression. Running a
+plan is one function call; its source is kept in ``Plan.source`` for reading.
+
+Failures are mapped back to ops by line number: a kernel's exception becomes an
+:class:`~staticgraph.errors.OpError` naming the op, its type, its input shapes and
+the user's line that declared it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..graphlib import Tensor
+from .feeds import inline_feed_check, make_feed_converter, resolve_feed_key
+from .fetches import FetchTemplate
+
+__all__ = ["Plan"]
+
+
+class Plan:
+    """The compiled form of one ``Session.run`` signature.
+
+    Attributes:
+        fn: the generated function; positional arguments are the feed values in
+            ``feed_tensors`` order, the result is the rebuilt fetch structure.
+        ops: the ops the plan runs, in execution order.
+        feed_tensors: the fed tensors.
+        source: the generated Python source.
+    """
+
+    def __init__(self, session, fetches, feed_keys):
+        graph = session.graph
+        runtime = session._runtime
+        self.template = FetchTemplate(graph, fetches)
+        self.feed_tensors = _resolve_feeds(graph, feed_keys)
+        fed = {id(t): i for i, t in enumerate(self.feed_tensors)}
+        self.ops = _needed_ops(self.template.elements, fed)
+        _check_placeholders(self.ops, fed)
+        self._variables = runtime.variables
+        self._session = session
+        self._build(runtime, fed)
+
+    # ------------------------------------------------------------------ codegen
+    def _build(self, runtime, fed):
+        env = {"ndarray": np.ndarray, "V": runtime.variables, "_s": self._session,
+               "_fail": self._fail, "_closed": _raise_closed}
+        lines, self._line_ops, self._op_args = [], {}, {}
+        names = {}      # id(tensor) -> expression of its value
+        local = {}      # id(tensor) -> local variable name (deletable)
+        var_reads = {}  # variable op name -> op, read in this plan
+        assigned = set()
+        aliasing = {}   # id(tensor) -> True when its value may be session state
+
+        for i, t in enumerate(self.feed_tensors):
+            names[id(t)] = f"f{i}"
+            aliasing[id(t)] = False
+            dt = f"D{i}"
+            env[dt] = t.dtype.np_dtype
+            env[f"F{i}"] = make_feed_converter(t)
+            lines.append(f"if {inline_feed_check(f'f{i}', t, dt)}: f{i} = F{i}(f{i})")
+
+        last_use = {}
+        for pos, op in enumerate(self.ops):
+            for j, t in enumerate(op.inputs):
+                if j not in op.op_def.ref_inputs:
+                    last_use[id(t)] = pos
+        fetched = {id(e) for e in self.template.elements if isinstance(e, Tensor)}
+
+        body_start = len(lines)
+        for pos, op in enumerate(self.ops):
+            d = op.op_def
+            if d.is_variable:
+                for t in op.outputs:
+                    if id(t) not in fed:
+                        names[id(t)] = f"V[{op.name!r}]"
+                        aliasing[id(t)] = True
+                continue
+            if d.ref_inputs:
+                for j, t in enumerate(op.inputs):
+                    if j in d.ref_inputs:
+                        assigned.add(t.op.name)
+            value = None if d.stateful or len(op.outputs) != 1 else d.static_value(op)
+            if value is not None:
+                name = f"c{op._id}"
+                env[name] = value
+                names[id(op.outputs[0])] = name
+                aliasing[id(op.outputs[0])] = True
+                continue
+            args = []
+            for j, t in enumerate(op.inputs):
+                if j in d.ref_inputs:
+                    continue
+                expr = names[id(t)]
+                if expr.startswith("V["):
+                    var_reads[t.op.name] = t.op
+                args.append(expr)
+            if d.is_noop:
+                continue
+            kname = f"k{op._id}"
+            env[kname] = d.make_kernel(op, runtime)
+            call = f"{kname}({', '.join(args)})"
+            outs = []
+            for t in op.outputs:
+                if id(t) in fed or (id(t) not in last_use and id(t) not in fetched):
+                    outs.append("_")
+                    continue
+                vname = f"t{op._id}_{t.value_index}"
+                names[id(t)] = vname
+                local[id(t)] = vname
+                view = d.returns_view and any(
+                    aliasing.get(id(x), False) for x in op.inputs)
+                aliasing[id(t)] = bool(d.ref_inputs) or view
+                outs.append(vname)
+            if not op.outputs:
+                line = call
+            elif len(op.outputs) == 1:
+                line = f"{outs[0]} = {call}"
+            else:
+                line = f"{', '.join(outs)}, = {call}"
+            self._line_ops[len(lines)] = op
+            self._op_args[op.name] = args
+            lines.append(line)
+            dead = [local[id(t)] for t in op.inputs
+                    if last_use.get(id(t)) == pos and id(t) in local and id(t) not in fetched]
+            if dead:
+                lines.append("del " + ", ".join(dict.fromkeys(dead)))
+
+        def value_of(i):
+            element = self.template.elements[i]
+            if not isinstance(element, Tensor):
+                return "None"
+            expr = names[id(element)]
+            if expr.startswith("V["):
+                var_reads[element.op.name] = element.op
+            return f"{expr}.copy()" if aliasing.get(id(element)) else expr
+
+        ret = self.template.expression(value_of)
+        env.update(self.template.constants)
+        required = sorted(set(var_reads) - assigned)
+        self._required = [(n, var_reads[n]) for n in required]
+        self._vars_ok = [not required]
+        env["_ok"] = self._vars_ok
+        env["_check_vars"] = self._check_vars
+        prologue = ["if _s._closed: _closed()", "if not _ok[0]: _check_vars()"]
+        nfeeds = len(self.feed_tensors)
+        params = "".join(f"f{i}, " for i in range(nfeeds))
+        defaults = ", ".join(f"{k}={k}" for k in env)
+        header = [f"def plan({params}*, {defaults}):", "    try:"]
+        body = prologue + lines + [f"return {ret}"]
+        offset = len(header) + len(prologue) + 1  # line numbers are 1-based
+        self._line_ops = {k + offset: v for k, v in self._line_ops.items()}
+        self._feed_lines = range(len(header) + len(prologue) + 1,
+                                 len(header) + len(prologue) + 1 + body_start)
+        footer = ["    except Exception as _e:", "        raise _fail(_e, locals()) from _e"]
+        self.source = "\n".join(header + ["        " + b for b in body] + footer) + "\n"
+        namespace = dict(env)
+        code = compile(self.source, f"<staticgraph plan {id(self):x}>", "exec")
+        exec(code, namespace)  # noqa: S102 - generated from the graph, no user strings
+        self.fn = namespace["plan"]
+        self._code = self.fn.__code__
+
+    # ------------------------------------------------------------------ checks
+    def _check_vars(self):
+        missing = [(n, op) for n, op in self._required if n not in self._variables]
+        if missing:
+            name, op = missing[0]
+            raise errors.FailedPreconditionError(
+                None, op,
+                f"Attempting to use uninitialized value {name}\n\t [[node {name} (defined at "
+                f"{op.user_location}) ]]\nInitialize it first: run "
+                f"sess.run(tf.global_variables_initializer()) or sess.run({name}.initializer)"
+                + (f"; uninitialized too: {', '.join(n for n, _ in missing[1:])}"
+                   if len(missing) > 1 else ""))
+        self._vars_ok[0] = True
+
+    def _fail(self, exc, frame_locals):
+        """Turn a kernel's exception into an OpError naming the op (feed errors pass)."""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code is not self._code:
+            tb = tb.tb_next
+        op = self._line_ops.get(tb.tb_lineno) if tb is not None else None
+        if op is None:
+            return exc
+        shapes = []
+        for expr in self._op_args.get(op.name, ()):
+            v = frame_locals.get(expr)
+            if v is None and expr.startswith("V["):
+                v = self._variables.get(expr[3:-2])
+            shapes.append("?" if v is None else str(list(np.shape(v))))
+        context = (f"\n\t [[node {op.name} (op: {op.type}, input shapes: {', '.join(shapes)}) "
+                   f"defined at {op.user_location} ]]")
+        if isinstance(exc, errors.OpError):
+            return type(exc)(exc.node_def, exc.op or op, f"{exc.message}{context}")
+        if isinstance(exc, KeyError) and exc.args and exc.args[0] in {
+                t.op.name for t in op.inputs if t.op.op_def.is_variable}:
+            return errors.FailedPreconditionError(
+                None, op, f"Attempting to use uninitialized value {exc.args[0]}{context}")
+        if isinstance(exc, MemoryError):
+            cls = errors.ResourceExhaustedError
+        elif isinstance(exc, (ValueError, IndexError, TypeError, ArithmeticError, KeyError)):
+            cls = errors.InvalidArgumentError
+        else:
+            cls = errors.UnknownError
+        return cls(None, op, f"{type(exc).__name__}: {exc}{context}")
+
+
+def _raise_closed():
+    raise RuntimeError("Attempted to use a closed Session.")
+
+
+def _resolve_feeds(graph, feed_keys):
+    tensors, seen = [], {}
+    for key in feed_keys:
+        t = resolve_feed_key(graph, key)
+        if id(t) in seen:
+            raise ValueError(f"Tensor {t.name!r} is fed twice in one feed_dict (as "
+                             f"{seen[id(t)]!r} and {key!r}).")
+        seen[id(t)] = key
+        tensors.append(t)
+    return tensors
+
+
+def _needed_ops(elements, fed):
+    """The ops the fetches depend on, stopping at fed tensors, in creation order."""
+    needed = {}
+    stack = []
+    for e in elements:
+        if isinstance(e, Tensor):
+            if id(e) not in fed:
+                stack.append(e.op)
+        else:
+            stack.append(e)
+    while stack:
+        op = stack.pop()
+        if id(op) in needed:
+            continue
+        needed[id(op)] = op
+        for t in op.inputs:
+            if id(t) not in fed:
+                stack.append(t.op)
+        stack.extend(op.control_inputs)
+    return sorted(needed.values(), key=lambda o: o._id)
+
+
+def _check_placeholders(ops, fed):
+    for op in ops:
+        if op.op_def.must_feed and id(op.outputs[0]) not in fed:
+            t = op.outputs[0]
+            raise errors.InvalidArgumentError(
+                None, op,
+                f"You must feed a value for placeholder tensor '{op.name}' with dtype "
+                f"{t.dtype.name} and shape {t.shape.as_proto_string()}\n\t [[node {op.name} "
+                f"(defined at {op.user_location}) ]]")
