@@ -30,15 +30,43 @@ from .session import (ConfigProto, GPUOptions, GraphOptions, InteractiveSession,
                       OptimizerOptions, RunMetadata, RunOptions, Session, get_default_session)
 
 
+from .ops.variables import Variable, VariableV1  # noqa: E402
+
+
 def _export_families():
+    """Put every op family's public functions at the top level, except ``tf.nn``'s."""
     namespace = globals()
-    for name, fn in ops.public_functions().items():
-        namespace.setdefault(name, fn)
+    nn_families = {ops.nn_activation, ops.nn_loss, ops.nn_norm, ops.nn_conv}
+    for module in ops.FAMILIES:
+        if module in nn_families:
+            continue
+        for name in module.__all__:
+            namespace.setdefault(name, getattr(module, name))
+    for name in ("sigmoid", "tanh"):  # TF1 has these at both levels
+        if hasattr(ops.math_unary, name):
+            namespace[name] = getattr(ops.math_unary, name)
 
 
 _export_families()
 del _export_families
 
-from . import nn  # noqa: E402  (after the op families are registered)
+# Sub-namespaces, after the op families are registered.
+from . import compat, math, nn, random  # noqa: E402
+
+newaxis = None
+
+
+def disable_eager_execution():
+    """No-op: staticgraph is always in graph mode (TF1 scripts on TF2 call this)."""
+
+
+def disable_v2_behavior():
+    """No-op: staticgraph always behaves like TF1 graph mode."""
+
+
+def executing_eagerly() -> bool:
+    """Always False: staticgraph only builds graphs."""
+    return False
+
 
 __version__ = "0.1.0"

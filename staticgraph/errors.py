@@ -12,6 +12,11 @@ __all__ = [
     "PermissionDeniedError", "UnauthenticatedError", "ResourceExhaustedError",
     "FailedPreconditionError", "AbortedError", "OutOfRangeError",
     "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
+    "exception_type_from_error_code", "error_code_from_exception_type",
+    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+    "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+    "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+    "UNAUTHENTICATED",
 ]
 
 OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
@@ -77,3 +82,24 @@ UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED, "The operation i
 InternalError = _make("InternalError", INTERNAL, "An internal invariant was broken.")
 UnavailableError = _make("UnavailableError", UNAVAILABLE, "The runtime is unavailable.")
 DataLossError = _make("DataLossError", DATA_LOSS, "Unrecoverable data loss or corruption.")
+
+_BY_CODE = {cls.error_code: cls for cls in (
+    CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
+    AlreadyExistsError, PermissionDeniedError, UnauthenticatedError, ResourceExhaustedError,
+    FailedPreconditionError, AbortedError, OutOfRangeError, UnimplementedError, InternalError,
+    UnavailableError, DataLossError)}
+
+
+def exception_type_from_error_code(error_code):
+    """The :class:`OpError` subclass of TF1's numeric ``error_code``; KeyError if none."""
+    try:
+        return _BY_CODE[error_code]
+    except KeyError:
+        raise KeyError(f"No OpError subclass has error code {error_code!r}") from None
+
+
+def error_code_from_exception_type(cls):
+    """TF1's numeric code of an :class:`OpError` subclass; KeyError if not one."""
+    if isinstance(cls, type) and issubclass(cls, OpError):
+        return cls.error_code
+    raise KeyError(f"{cls!r} is not an OpError subclass")

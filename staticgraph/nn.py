@@ -1,5 +1,6 @@
 """``tf.nn``: neural-network ops (activations, losses, normalization, convolution)."""
 
+from .ops import array_index as _array_index
 from .ops import math_unary as _math_unary
 from .ops import nn_activation as _act
 from .ops import nn_conv as _conv
@@ -9,7 +10,9 @@ from .ops import nn_norm as _norm
 for _module in (_act, _loss, _norm, _conv):
     for _name in _module.__all__:
         globals()[_name] = getattr(_module, _name)
-for _name in ("sigmoid", "tanh"):
-    if hasattr(_math_unary, _name):
-        globals()[_name] = getattr(_math_unary, _name)
+# TF1 also exposes these math and array functions under tf.nn.
+for _module, _name in ((_math_unary, "sigmoid"), (_math_unary, "tanh"),
+                       (_array_index, "top_k")):
+    if hasattr(_module, _name):
+        globals()[_name] = getattr(_module, _name)
 del _module, _name

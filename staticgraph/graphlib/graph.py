@@ -6,6 +6,7 @@ import contextlib
 import itertools
 import re
 import threading
+import weakref
 
 from .operation import Operation
 from .tensor import Tensor
@@ -15,6 +16,10 @@ from .user_frame import capture_user_frame, format_frame
 __all__ = ["Graph", "GraphKeys"]
 
 _graph_ids = itertools.count(1)
+
+# TF1's rules for op and scope names.
+_VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
 
 
 class GraphKeys:
@@ -68,13 +73,46 @@ class Graph:
         self._ops = []
         self._by_name = {}
         self._names_in_use = {}
-        self._name_stack = ""
+        self._thread = threading.local()   # name, control and device stacks per thread
         self._collections = {}
-        self._control_stack = []
-        self._device_stack = []
         self._finalized = False
+        self._sessions = weakref.WeakSet()  # sessions whose plans depend on this graph
         self.seed = None
         self.version = 0
+
+    # Name scopes, control dependencies and device scopes are per thread (TF1's rule):
+    # two threads declaring into one graph do not see each other's scopes.
+    @property
+    def _name_stack(self) -> str:
+        return getattr(self._thread, "name_stack", "")
+
+    @_name_stack.setter
+    def _name_stack(self, value):
+        self._thread.name_stack = value
+
+    @property
+    def _control_stack(self) -> list:
+        stack = getattr(self._thread, "control_stack", None)
+        if stack is None:
+            stack = self._thread.control_stack = []
+        return stack
+
+    @_control_stack.setter
+    def _control_stack(self, value):
+        self._thread.control_stack = value
+
+    @property
+    def _device_stack(self) -> list:
+        stack = getattr(self._thread, "device_stack", None)
+        if stack is None:
+            stack = self._thread.device_stack = []
+        return stack
+
+    def _structure_changed(self):
+        """Drop compiled plans of every session on this graph (edges changed)."""
+        self.version += 1
+        for session in list(self._sessions):
+            session._invalidate_plans()
 
     # ------------------------------------------------------------------ identity
     def __repr__(self):
@@ -126,6 +164,12 @@ class Graph:
         ``""`` resets to the top level.
         """
         old = self._name_stack
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"name_scope name must be a string, got {name!r}")
+        if name and not (_VALID_SCOPE_NAME if old else _VALID_OP_NAME).match(name):
+            raise ValueError(f"'{name}' is not a valid scope name. Scope names may contain "
+                             "letters, digits, '.', '_', '-', '/' and '>', and a top-level "
+                             "scope must not start with '_', '-', '/' or '>'.")
         if not name:
             new = ""
         elif name.endswith("/"):
@@ -217,16 +261,22 @@ class Graph:
         """
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"Op names are non-empty strings, got {name!r}.")
         frame = capture_user_frame(2)
         with self._lock:
             if name.endswith("/"):
                 name = name[:-1]
                 if name in self._by_name:
                     name = self.unique_name(name.rsplit("/", 1)[-1])
-                else:
-                    self._names_in_use[name.lower()] = self._names_in_use.get(name.lower(), 0) + 1
+                else:  # a scope's name (already unique): use it as is, as TF1 does
+                    self._names_in_use.setdefault(name.lower(), 1)
             else:
                 name = self.unique_name(name)
+            if not _VALID_OP_NAME.match(name):
+                raise ValueError(f"'{name}' is not a valid node name: op names contain "
+                                 "letters, digits, '.', '_', '-', '/' and '>', and start with "
+                                 f"a letter, digit or '.'. Declared at {format_frame(frame)}.")
             specs_fn = output_specs_fn or op_def.output_specs
             try:
                 specs = specs_fn(inputs, attrs)
@@ -234,13 +284,13 @@ class Graph:
                 raise type(exc)(_declaration_message(exc, name, op_def.type, inputs, frame)) from None
             control = self._current_control_inputs(inputs)
             device = self._device_stack[-1] if self._device_stack else ""
-            if callable(device):
-                device = device(None) or ""
-            op = Operation(self, name, op_def.type, inputs, attrs, op_def, control, device,
-                           frame, len(self._ops))
+            op = Operation(self, name, op_def.type, inputs, attrs, op_def, control,
+                           "" if callable(device) else device, frame, len(self._ops))
             op.outputs = [Tensor(op, i, dtype, shape if isinstance(shape, TensorShape)
                                  else TensorShape(shape))
                           for i, (dtype, shape) in enumerate(specs)]
+            if callable(device):  # a device function chooses per op (TF1)
+                op.device = device(op) or ""
             self._ops.append(op)
             self._by_name[name] = op
             self.version += 1
@@ -303,7 +353,9 @@ class Graph:
 
     # -------------------------------------------------------------- collections
     def add_to_collection(self, name, value):
-        """Append ``value`` to collection ``name``."""
+        """Append ``value`` to collection ``name``; RuntimeError once finalized."""
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
         self._collections.setdefault(name, []).append(value)
 
     def add_to_collections(self, names, value):

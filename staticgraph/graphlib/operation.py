@@ -68,8 +68,15 @@ class Operation:
         session_for(session, self.graph).run(self, feed_dict)
 
     def _add_control_input(self, op):
+        """Make ``op`` run before this one (same graph); compiled plans are dropped."""
+        if not isinstance(op, Operation):
+            raise TypeError(f"Control input must be an Operation, got {op!r}")
+        if op.graph is not self.graph:
+            raise ValueError(f"Control input {op.name!r} belongs to {op.graph.describe()}, "
+                             f"but {self.name!r} belongs to {self.graph.describe()}.")
         if op not in self.control_inputs:
             self.control_inputs.append(op)
+            self.graph._structure_changed()
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"

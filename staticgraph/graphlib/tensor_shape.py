@@ -14,7 +14,17 @@ class Dimension:
         if isinstance(value, Dimension):
             value = value.value
         if value is not None:
-            value = int(value.__index__()) if hasattr(value, "__index__") else int(value)
+            if hasattr(value, "__index__"):
+                value = int(value.__index__())
+            else:
+                try:
+                    number = int(value)
+                except (TypeError, ValueError):
+                    raise TypeError(f"Dimension value must be an int or None, got "
+                                    f"{value!r}") from None
+                if not isinstance(value, (str, bytes)) and number != value:
+                    raise ValueError(f"Ambiguous dimension: {value}")
+                value = number
             if value < 0:
                 raise ValueError(f"Dimension {value} must be >= 0")
         self.value = value

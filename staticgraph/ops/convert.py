@@ -128,16 +128,20 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
         shape = [int(d) for d in TensorShape(shape).as_list()]
         if verify_shape and list(arr.shape) != shape:
             raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, got {arr.shape}.")
+        needed = int(np.prod(shape))
         if arr.size == 1:
             arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
-        elif arr.size == int(np.prod(shape)):
+        elif arr.size == needed:
+            arr = arr.reshape(shape)
+        elif 0 < arr.size < needed:
+            # TF1: the last element fills the remaining entries.
+            flat = arr.reshape(-1)
+            arr = np.concatenate([flat, np.repeat(flat[-1:], needed - flat.size)])
             arr = arr.reshape(shape)
         else:
-            raise ValueError(f"Too many elements provided. Needed at most "
-                             f"{int(np.prod(shape))}, but received {arr.size}"
-                             if arr.size > int(np.prod(shape)) else
-                             f"Expected {int(np.prod(shape))} elements for shape {shape}, "
-                             f"got {arr.size}")
+            raise ValueError(f"Too many elements provided. Needed at most {needed}, but "
+                             f"received {arr.size}" if arr.size > needed else
+                             f"Expected {needed} elements for shape {shape}, got {arr.size}")
     arr = np.array(arr, copy=True)
     arr.flags.writeable = False
     return apply_op("Const", [], {"value": arr, "dtype": as_dtype(arr.dtype)}, name=name)

@@ -1,3 +1,441 @@
-"""(being written)."""
+"""Losses and metrics of ``tf.nn``: the fused softmax cross-entropies, sigmoid and
+weighted cross-entropy, l2_loss and in_top_k.
 
-__all__ = []
+``SoftmaxCrossEntropyWithLogits`` and ``SparseSoftmaxCrossEntropyWithLogits`` are
+single fused ops (training hot paths) with two outputs like TF1's: the per-example
+loss and its gradient with respect to the logits (``softmax - labels``). Both work
+along the last axis for inputs of any rank >= 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..graphlib import Tensor, TensorShape, broadcast_static, dtypes, name_scope
+from . import array_shape as _array_shape
+from . import math_binary as _math_binary
+from . import math_misc as _math_misc
+from . import math_unary as _math_unary
+from .convert import convert_same_dtype, convert_to_tensor
+from .nn_activation import SMALL_CLASSES, relu, work_dtype
+from .registry import OpDef, Spec, apply_op, register
+from .shape_rules import FLOATS, check_same_dtype, require_dtype
+
+__all__ = ["softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
+           "weighted_cross_entropy_with_logits", "l2_loss", "in_top_k"]
+
+_LABEL_INTS = (dtypes.int32, dtypes.int64)
+
+
+def _drop_last(shape: TensorShape) -> TensorShape:
+    return TensorShape(None) if shape.raw is None else TensorShape(shape.raw[:-1])
+
+
+def _require_rank_at_least_1(t, arg):
+    if t.shape.rank == 0:
+        raise ValueError(f"Shape must be at least rank 1 but is rank 0 for '{arg}' "
+                         f"(logits cannot be scalars)")
+
+
+@register
+class SoftmaxCrossEntropyWithLogits(OpDef):
+    """Softmax cross-entropy along the last axis.
+
+    Inputs ``features`` (logits) and ``labels`` (a probability distribution) of one
+    float dtype and broadcast-compatible shapes. Outputs ``loss`` (the shape without
+    its last dimension) and ``backprop`` (``softmax(features) - labels``).
+    """
+
+    def infer(self, features, labels):
+        require_dtype(features, FLOATS, "features")
+        check_same_dtype(features, labels, names=("features", "labels"))
+        _require_rank_at_least_1(features, "features")
+        _require_rank_at_least_1(labels, "labels")
+        shape = broadcast_static(features.shape, labels.shape)
+        return [Spec(features.dtype, _drop_last(shape)), Spec(features.dtype, shape)]
+
+    @staticmethod
+    def compute(features, labels):
+        dtype = features.dtype
+        if features.shape != labels.shape:
+            features, labels = np.broadcast_arrays(features, labels)
+        shape = features.shape
+        if features.size == 0:
+            return (np.zeros(shape[:-1], dtype), np.empty(shape, dtype))
+        n = shape[-1]
+        work = work_dtype(dtype)
+        f2, l2 = features.reshape(-1, n), labels.reshape(-1, n)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            if n <= SMALL_CLASSES:      # classes along contiguous rows: see nn_activation
+                t = np.array(f2.T, dtype=work, order="C")
+                lt = np.array(l2.T, dtype=work, order="C")
+                t -= t.max(axis=0)
+                e = np.exp(t)
+                sum_e = e.sum(axis=0)
+                t -= np.log(sum_e)                      # log_softmax
+                loss = np.multiply(lt, t, out=t).sum(axis=0)
+                e /= sum_e                              # softmax
+                e -= lt
+                backprop = e.T
+            else:
+                t = np.array(f2, dtype=work)
+                t -= t.max(axis=1, keepdims=True)
+                e = np.exp(t)
+                sum_e = e.sum(axis=1, keepdims=True)
+                t -= np.log(sum_e)
+                loss = np.multiply(l2, t, out=t).sum(axis=1)
+                e /= sum_e
+                e -= l2
+                backprop = e
+            np.negative(loss, out=loss)
+        return (loss.astype(dtype, copy=False).reshape(shape[:-1]),
+                backprop.astype(dtype, copy=False).reshape(shape))
+
+
+def _label_error(labels, n):
+    flat = labels.reshape(-1)
+    bad = flat[np.flatnonzero((flat < 0) | (flat >= n))[0]]
+    shown = " ".join(str(v) for v in flat[:100]) + (" ..." if flat.size > 100 else "")
+    return errors.InvalidArgumentError(
+        None, None, f"Received a label value of {bad} which is outside the valid range of "
+                    f"[0, {n}).  Label values: {shown}")
+
+
+@register
+class SparseSoftmaxCrossEntropyWithLogits(OpDef):
+    """Softmax cross-entropy with integer class labels along the last axis.
+
+    Inputs ``features`` (logits, rank r >= 1) and ``labels`` (int32/int64, rank r-1,
+    values in ``[0, classes)``; others raise InvalidArgumentError at run time).
+    Outputs ``loss`` (the labels' shape) and ``backprop`` (``softmax - one_hot``).
+    """
+
+    def infer(self, features, labels):
+        require_dtype(features, FLOATS, "features")
+        require_dtype(labels, _LABEL_INTS, "labels")
+        if features.shape.rank == 0:
+            raise ValueError(f"Logits cannot be scalars - received shape {features.shape}.")
+        fshape, lshape = features.shape, labels.shape
+        if fshape.rank is not None and lshape.rank is not None:
+            if lshape.rank != fshape.rank - 1:
+                raise ValueError(f"Rank mismatch: Rank of labels (received {lshape.rank}) "
+                                 f"should equal rank of logits minus 1 (received "
+                                 f"{fshape.rank}).")
+        batch = _drop_last(fshape)
+        if not batch.is_compatible_with(lshape):
+            raise ValueError(f"Shape mismatch: The shape of labels (received {lshape}) should "
+                             f"equal the shape of logits except for the last dimension "
+                             f"(received {fshape}).")
+        batch = batch.merge_with(lshape)
+        if fshape.raw is None:
+            full = TensorShape(None) if batch.raw is None else batch.concatenate([None])
+        else:
+            full = batch.concatenate([fshape.raw[-1]])
+        return [Spec(features.dtype, batch), Spec(features.dtype, full)]
+
+    @staticmethod
+    def compute(features, labels):
+        dtype = features.dtype
+        n = features.shape[-1]
+        if labels.size and (labels.min() < 0 or labels.max() >= n):
+            raise _label_error(labels, n)
+        if features.size == 0:
+            return (np.zeros(labels.shape, dtype), np.empty(features.shape, dtype))
+        f2 = features.reshape(-1, n)
+        idx = labels.reshape(-1)
+        other = np.arange(f2.shape[0])
+        work = work_dtype(dtype)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            if n <= SMALL_CLASSES:      # classes along contiguous rows: see nn_activation
+                t = np.array(f2.T, dtype=work, order="C")
+                at = (idx, other)
+                t -= t.max(axis=0)
+                sum_axis = 0
+            else:
+                t = np.array(f2, dtype=work)
+                at = (other, idx)
+                t -= t.max(axis=1, keepdims=True)
+                sum_axis = 1
+            picked = t[at]                              # shifted logit of each label
+            np.exp(t, out=t)
+            sum_e = t.sum(axis=sum_axis, keepdims=True)
+            loss = np.log(sum_e).reshape(-1)
+            loss -= picked
+            t /= sum_e                                  # softmax
+            t[at] -= 1
+        backprop = t.T if sum_axis == 0 else t
+        return (loss.astype(dtype, copy=False).reshape(labels.shape),
+                backprop.astype(dtype, copy=False).reshape(features.shape))
+
+
+@register
+class L2Loss(OpDef):
+    """``sum(t ** 2) / 2`` as a scalar of ``t``'s float dtype."""
+
+    def infer(self, t):
+        require_dtype(t, FLOATS, "t")
+        return Spec(t.dtype, [])
+
+    @staticmethod
+    def compute(t):
+        flat = t.reshape(-1)
+        if t.dtype == np.float16:
+            flat = flat.astype(np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.asarray(np.dot(flat, flat) * 0.5, dtype=t.dtype)
+
+
+@register
+class InTopKV2(OpDef):
+    """Whether each target's prediction is among the ``k`` largest of its row.
+
+    Inputs ``predictions`` (float32 ``[batch, classes]``), ``targets`` (int32/int64
+    ``[batch]``) and scalar ``k`` (the targets' dtype). Ties count in: a target is
+    in the top k when fewer than ``k`` classes have strictly larger predictions.
+    Rows with a non-finite prediction and out-of-range targets give False.
+    """
+
+    differentiable = False
+
+    def infer(self, predictions, targets, k):
+        require_dtype(predictions, (dtypes.float32,), "predictions")
+        require_dtype(targets, _LABEL_INTS, "targets")
+        check_same_dtype(targets, k, names=("targets", "k"))
+        p = predictions.shape.with_rank(2)
+        t = targets.shape.with_rank(1)
+        k.shape.with_rank(0)
+        if not p[:1].is_compatible_with(t):
+            raise ValueError(f"First dimension of predictions {p[0]} must match length of "
+                             f"targets {t[0]}")
+        return Spec(dtypes.bool, p[:1].merge_with(t))
+
+    @staticmethod
+    def compute(predictions, targets, k):
+        batch, n = predictions.shape
+        if n == 0 or batch == 0:
+            return np.zeros(batch, np.bool_)
+        valid = (targets >= 0) & (targets < n)
+        rows = np.arange(batch)
+        target_pred = predictions[rows, np.where(valid, targets, 0)]
+        more = np.count_nonzero(predictions > target_pred[:, None], axis=1)
+        ok = np.isfinite(predictions).all(axis=1)
+        return valid & ok & (more < k)
+
+
+# ---------------------------------------------------------------- public functions
+def _ensure_xent_args(name, sentinel, labels, logits):
+    if sentinel is not None:
+        raise ValueError(f"Only call `{name}` with named arguments (labels=..., logits=..., "
+                         f"...)")
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+
+
+def _xent_inputs(labels, logits):
+    """Logits as a float tensor and labels converted/cast to its dtype (TF1's rule)."""
+    logits = convert_to_tensor(logits, name="logits")
+    if isinstance(labels, Tensor) or hasattr(labels, "_as_graph_tensor"):
+        labels = convert_to_tensor(labels, name="labels")
+        if labels.dtype is not logits.dtype:
+            labels = _math_misc.cast(labels, logits.dtype)
+    else:
+        labels = convert_to_tensor(labels, dtype=logits.dtype, name="labels")
+    return labels, logits
+
+
+def _softmax_xent(labels, logits, axis, name, default_name):
+    with name_scope(name, default_name, [logits, labels]) as scope:
+        labels, logits = _xent_inputs(labels, logits)
+        rank = logits.shape.rank
+        if axis is None:
+            axis = -1
+        axis = int(axis)
+        last = axis == -1 or (rank is not None and axis == rank - 1)
+        if not last:
+            if rank is None:
+                raise ValueError("softmax_cross_entropy_with_logits with axis != -1 needs "
+                                 "logits of known rank")
+            if not -rank <= axis < rank:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Dimension ({axis}) must be in the range [{-rank}, {rank}) "
+                                f"where {rank} is the number of dimensions in the input.")
+            axis %= rank
+            perm = [i for i in range(rank) if i != axis] + [axis]
+            logits = _array_shape.transpose(logits, perm)
+            labels = _array_shape.transpose(labels, perm)
+        loss, _ = apply_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=scope)
+        return loss
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
+    """Softmax cross-entropy between ``logits`` and ``labels`` along ``axis``.
+
+    ``-sum(labels * log_softmax(logits), axis)``, computed stably by one fused op
+    (gradients flow into both ``labels`` and ``logits``).
+
+    Args:
+        labels: a probability distribution per example, the shape of ``logits``.
+        logits: unscaled log-probabilities, a float tensor of rank >= 1.
+        axis: the class dimension (default -1, the last).
+        name: op name (default ``"softmax_cross_entropy_with_logits"``).
+        dim: deprecated alias of ``axis``.
+
+    Returns:
+        The loss, of ``logits``' shape without the class dimension.
+
+    Raises:
+        ValueError: incompatible shapes, or both ``axis`` and ``dim``.
+    """
+    if axis is not None and dim is not None:
+        raise ValueError("Cannot specify both 'dim' and 'axis'")
+    axis = dim if axis is None else axis
+    return _softmax_xent(labels, logits, axis, name, "softmax_cross_entropy_with_logits")
+
+
+def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1,
+                                      name=None):
+    """Softmax cross-entropy (TF1's v1 form: no gradient flows into ``labels``).
+
+    Only keyword use is accepted, as in TF1:
+    ``tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)``.
+
+    Args:
+        _sentinel: guards against positional use; must not be passed.
+        labels: a probability distribution per example, the shape of ``logits``.
+        logits: unscaled log-probabilities, a float tensor of rank >= 1.
+        dim: the class dimension (default -1, the last).
+        name: op name (default ``"softmax_cross_entropy_with_logits_sg"``).
+
+    Returns:
+        The loss, of ``logits``' shape without the class dimension.
+
+    Raises:
+        ValueError: positional arguments, a missing ``labels``/``logits``, or
+            incompatible shapes.
+    """
+    _ensure_xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    with name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
+        labels = _array_shape.stop_gradient(labels, name="labels_stop_gradient")
+        return _softmax_xent(labels, logits, dim, scope, "softmax_cross_entropy_with_logits")
+
+
+def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
+                                             name=None):
+    """Softmax cross-entropy with integer class ids as labels.
+
+    Example:
+        >>> loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=z)
+
+    Args:
+        _sentinel: guards against positional use; must not be passed.
+        labels: int32/int64 class ids of shape ``logits.shape[:-1]``, each in
+            ``[0, num_classes)``.
+        logits: float logits of shape ``[d_0, ..., d_{r-1}, num_classes]``.
+        name: op name (inside the scope ``"SparseSoftmaxCrossEntropyWithLogits"``).
+
+    Returns:
+        The loss, a tensor of ``labels``' shape and ``logits``' dtype.
+
+    Raises:
+        ValueError: positional arguments, scalar logits, or a labels rank/shape that
+            is not ``logits``' without its last dimension.
+        InvalidArgumentError: (at run time) a label outside ``[0, num_classes)``.
+    """
+    _ensure_xent_args("sparse_softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    with name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
+        labels = convert_to_tensor(labels)
+        logits = convert_to_tensor(logits)
+        loss, _ = apply_op("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], name=name)
+        return loss
+
+
+def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
+    """Sigmoid cross-entropy of independent binary labels:
+    ``max(x, 0) - x * z + log(1 + exp(-abs(x)))`` for logits ``x`` and labels ``z``.
+
+    Args:
+        _sentinel: guards against positional use; must not be passed.
+        labels: a tensor of ``logits``' dtype and shape, values in [0, 1].
+        logits: a float tensor.
+        name: op name (inside the scope ``"logistic_loss"``).
+
+    Raises:
+        ValueError: positional arguments or mismatched shapes.
+    """
+    _ensure_xent_args("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
+    with name_scope(name, "logistic_loss", [logits, labels]) as scope:
+        logits, labels = convert_same_dtype(logits, labels, names=("logits", "labels"))
+        if not logits.shape.is_compatible_with(labels.shape):
+            raise ValueError(f"logits and labels must have the same shape ({logits.shape} vs "
+                             f"{labels.shape})")
+        soft = _math_unary.log1p(_math_unary.exp(_math_unary.negative(_math_unary.abs(logits))))
+        linear = _math_binary.subtract(relu(logits), _math_binary.multiply(logits, labels))
+        return _math_binary.add(linear, soft, name=scope)
+
+
+def weighted_cross_entropy_with_logits(targets, logits, pos_weight, name=None):
+    """Sigmoid cross-entropy with positive examples weighted by ``pos_weight``:
+    ``(1 - z) * x + (1 + (q - 1) * z) * (log(1 + exp(-abs(x))) + max(-x, 0))``.
+
+    Args:
+        targets: a tensor of ``logits``' dtype and shape.
+        logits: a float tensor.
+        pos_weight: the coefficient of positive examples.
+        name: op name (inside the scope ``"logistic_loss"``).
+
+    Raises:
+        ValueError: mismatched shapes.
+    """
+    with name_scope(name, "logistic_loss", [logits, targets]) as scope:
+        logits, targets = convert_same_dtype(logits, targets, names=("logits", "targets"))
+        if not logits.shape.is_compatible_with(targets.shape):
+            raise ValueError(f"logits and targets must have the same shape ({logits.shape} vs "
+                             f"{targets.shape})")
+        pos_weight = convert_to_tensor(pos_weight, dtype=logits.dtype)
+        one = convert_to_tensor(1, dtype=logits.dtype)
+        log_weight = _math_binary.add(
+            one, _math_binary.multiply(_math_binary.subtract(pos_weight, one), targets))
+        soft = _math_binary.add(
+            _math_unary.log1p(_math_unary.exp(_math_unary.negative(_math_unary.abs(logits)))),
+            relu(_math_unary.negative(logits)))
+        return _math_binary.add(
+            _math_binary.multiply(_math_binary.subtract(one, targets), logits),
+            _math_binary.multiply(log_weight, soft), name=scope)
+
+
+def l2_loss(t, name=None):
+    """Half the squared L2 norm: ``sum(t ** 2) / 2``, a scalar.
+
+    Args:
+        t: a float tensor.
+        name: op name (default ``"L2Loss"``).
+
+    Example:
+        >>> tf.nn.l2_loss([3.0, 4.0])  # 12.5
+    """
+    return apply_op("L2Loss", [convert_to_tensor(t)], name=name)
+
+
+def in_top_k(predictions, targets, k, name=None):
+    """Whether ``targets[i]`` is among the top ``k`` of ``predictions[i]``.
+
+    Ties straddling the boundary all count as in the top k (fewer than ``k`` classes
+    strictly larger suffices). A row with a non-finite prediction, or an
+    out-of-range target, gives False.
+
+    Args:
+        predictions: float32 ``[batch, classes]``.
+        targets: int32/int64 ``[batch]`` class ids.
+        k: number of top elements to consider (int or scalar tensor).
+        name: op name (default: ``"InTopKV2"`` inside the scope ``"in_top_k"``).
+
+    Returns:
+        A bool tensor ``[batch]``.
+    """
+    with name_scope(name, "in_top_k"):
+        predictions = convert_to_tensor(predictions, name="predictions")
+        targets = convert_to_tensor(targets, name="targets")
+        k = convert_to_tensor(k, dtype=targets.dtype, name="k")
+        return apply_op("InTopKV2", [predictions, targets, k], name=name)

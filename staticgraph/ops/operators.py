@@ -7,21 +7,32 @@ floats) and ``==`` stays identity so tensors can key dicts.
 
 from __future__ import annotations
 
+import numbers
+
+import numpy as np
+
 from ..graphlib import Tensor
 from .convert import convert_to_tensor
 
 __all__ = ["install_operators"]
 
 
+_VALUE_TYPES = (numbers.Number, list, tuple, np.ndarray, np.generic)
+
+
 def _binary(fn, op_name, reverse=False):
     def operator(self, other):
         x = convert_to_tensor(self)
-        try:
-            y = convert_to_tensor(other, dtype=x.dtype)
-        except (TypeError, ValueError):
-            if isinstance(other, Tensor) or hasattr(other, "_as_graph_tensor"):
+        if isinstance(other, Tensor) or hasattr(other, "_as_graph_tensor"):
+            # Tensors keep their dtype: the op raises TypeError naming both dtypes.
+            y = convert_to_tensor(other)
+        else:
+            try:
+                y = convert_to_tensor(other, dtype=x.dtype)
+            except (TypeError, ValueError):
+                if not isinstance(other, _VALUE_TYPES):
+                    return NotImplemented  # let the other operand try
                 raise
-            return NotImplemented
         if reverse:
             x, y = y, x
         return fn(x, y, name=op_name)

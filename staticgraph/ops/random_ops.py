@@ -1,3 +1,427 @@
-"""(being written)."""
+"""Random ops seeded like TF1: normal, uniform, truncated normal, shuffle, multinomial.
 
-__all__ = []
+Every random op is stateful: its kernel draws from a per-session stream that
+``Runtime.rng(op, (seed, seed2))`` creates on first use. The public functions
+compute the ``(seed, seed2)`` pair with TF1's rule (:func:`get_seed`): with a graph
+seed (``tf.set_random_seed``) or an op seed two sessions of one graph draw the same
+sequence; without either every session draws fresh values. Consecutive runs in one
+session continue the stream, so they differ.
+
+TF1's aliases ``tf.random.normal``/``uniform``/``truncated_normal``/``shuffle`` are
+these functions; :func:`categorical` (``tf.random.categorical``) is multinomial with
+TF2's argument order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InvalidArgumentError
+from ..graphlib import Tensor, TensorShape, as_dtype, dtypes, get_seed, name_scope
+from . import math_binary as _math_binary
+from .convert import convert_to_tensor
+from .registry import OpDef, Spec, apply_op, register
+from .shape_rules import ALL, FLOATS, NUMERIC, require_dtype, same_as
+from .static_value import constant_value, constant_value_as_shape
+
+__all__ = ["random_normal", "random_uniform", "truncated_normal", "random_shuffle",
+           "multinomial"]
+
+_SHAPE_DTYPES = (dtypes.int32, dtypes.int64)
+_INT_DTYPES = (dtypes.int32, dtypes.int64)
+
+
+# ---------------------------------------------------------------- helpers
+def _static_shape(shape: Tensor) -> TensorShape:
+    """The output shape described by the 1-D int tensor ``shape`` (checked)."""
+    require_dtype(shape, _SHAPE_DTYPES, arg="shape")
+    rank = shape.shape.rank
+    if rank is not None and rank != 1:
+        raise ValueError(f"Shape must be rank 1 but is rank {rank} (the shape argument "
+                         f"must be a vector of dimensions)")
+    value = constant_value(shape)
+    if value is not None and np.any(np.asarray(value) < 0):
+        raise ValueError(f"Dimensions must be non-negative, got shape "
+                         f"{np.asarray(value).tolist()}")
+    return constant_value_as_shape(shape)
+
+
+def _run_dims(shape, op) -> tuple:
+    """The shape value fed to a kernel as a tuple of ints (InvalidArgumentError if bad)."""
+    shape = np.asarray(shape)
+    if shape.ndim != 1:
+        raise InvalidArgumentError(None, op, f"shape must be a vector of {{int32,int64}}, "
+                                             f"got shape {list(shape.shape)}")
+    if np.any(shape < 0):
+        raise InvalidArgumentError(None, op, f"Dimensions must be non-negative, got "
+                                             f"{shape.tolist()}")
+    return tuple(int(d) for d in shape)
+
+
+def _shape_tensor(shape) -> Tensor:
+    """TF1's ``_ShapeTensor``: a shape argument as an int32/int64 tensor named ``shape``."""
+    if isinstance(shape, Tensor) or hasattr(shape, "_as_graph_tensor"):
+        return convert_to_tensor(shape)
+    if isinstance(shape, TensorShape):
+        shape = shape.as_list()
+    if isinstance(shape, (list, tuple)) and not shape:
+        return convert_to_tensor(shape, dtype=dtypes.int32, name="shape")
+    return convert_to_tensor(shape, name="shape")
+
+
+def _seed_attrs(seed) -> dict:
+    graph_seed, op_seed = get_seed(seed)
+    return {"seed": graph_seed, "seed2": op_seed}
+
+
+def _stream(op, runtime):
+    return runtime.rng(op, (op.attrs["seed"], op.attrs["seed2"]))
+
+
+def _work_dtype(np_dtype):
+    """The dtype numpy samples in: float64 for float64 outputs, float32 otherwise."""
+    return np.float64 if np_dtype == np.float64 else np.float32
+
+
+# ---------------------------------------------------------------- op types
+class _ShapeSampler(OpDef):
+    """Base of ops drawing a float tensor of a given shape from a fixed distribution."""
+
+    attrs = {"dtype": dtypes.float32, "seed": None, "seed2": None}
+    stateful = True
+    differentiable = False
+
+    def infer(self, shape, *, dtype, seed, seed2):
+        if dtype not in FLOATS:
+            raise TypeError(f"Value passed to parameter 'dtype' has DataType {dtype.name} not "
+                            f"in list of allowed values: float16, float32, float64")
+        return Spec(dtype, _static_shape(shape))
+
+    @staticmethod
+    def sample(gen, dims, np_dtype):
+        raise NotImplementedError
+
+    def make_kernel(self, op, runtime):
+        gen = _stream(op, runtime)
+        np_dtype = op.attrs["dtype"].np_dtype
+        sample = self.sample
+
+        def kernel(shape):
+            return sample(gen, _run_dims(shape, op), np_dtype)
+        return kernel
+
+
+@register
+class RandomStandardNormal(_ShapeSampler):
+    """Samples of N(0, 1) of shape ``shape`` (attributes ``dtype``, ``seed``, ``seed2``)."""
+
+    @staticmethod
+    def sample(gen, dims, np_dtype):
+        out = gen.standard_normal(dims, dtype=_work_dtype(np_dtype))
+        return out.astype(np_dtype, copy=False)
+
+
+@register
+class RandomUniform(_ShapeSampler):
+    """Samples of U[0, 1) of shape ``shape`` (attributes ``dtype``, ``seed``, ``seed2``)."""
+
+    @staticmethod
+    def sample(gen, dims, np_dtype):
+        if np_dtype == np.float16:  # k / 2048 is exact in float16, so 1.0 is never reached
+            k = gen.integers(0, 2048, size=dims, dtype=np.int16)
+            return k.astype(np.float16) * np.float16(1.0 / 2048)
+        return gen.random(dims, dtype=_work_dtype(np_dtype)).astype(np_dtype, copy=False)
+
+
+@register
+class TruncatedNormal(_ShapeSampler):
+    """N(0, 1) samples with values beyond 2 (standard deviations) drawn again."""
+
+    @staticmethod
+    def sample(gen, dims, np_dtype):
+        work = _work_dtype(np_dtype)
+        out = gen.standard_normal(dims, dtype=work)
+        flat = out.reshape(-1)  # a view: ``out`` is fresh and contiguous
+        bad = np.flatnonzero(np.abs(flat) > 2)
+        while bad.size:
+            redraw = gen.standard_normal(bad.size, dtype=work)
+            flat[bad] = redraw
+            bad = bad[np.abs(redraw) > 2]
+        return out.astype(np_dtype, copy=False)
+
+
+@register
+class RandomUniformInt(OpDef):
+    """Integers uniform in ``[minval, maxval)`` of shape ``shape`` (dtype of ``minval``)."""
+
+    attrs = {"seed": None, "seed2": None}
+    stateful = True
+    differentiable = False
+
+    def infer(self, shape, minval, maxval, *, seed, seed2):
+        require_dtype(minval, _INT_DTYPES, arg="minval")
+        if maxval.dtype is not minval.dtype:
+            raise TypeError(f"Input 'maxval' has type {maxval.dtype.name} that does not match "
+                            f"type {minval.dtype.name} of argument 'minval'")
+        for arg, t in (("minval", minval), ("maxval", maxval)):
+            if t.shape.rank not in (None, 0):
+                raise ValueError(f"{arg} must be 0-D, got shape {t.shape}")
+        return Spec(minval.dtype, _static_shape(shape))
+
+    def make_kernel(self, op, runtime):
+        gen = _stream(op, runtime)
+
+        def kernel(shape, minval, maxval):
+            dims = _run_dims(shape, op)
+            lo, hi = np.asarray(minval), np.asarray(maxval)
+            if lo.ndim or hi.ndim:
+                raise InvalidArgumentError(None, op, f"minval and maxval must be 0-D, got "
+                                                     f"shapes {list(lo.shape)} and "
+                                                     f"{list(hi.shape)}")
+            if int(lo) >= int(hi) and int(np.prod(dims)) > 0:
+                raise InvalidArgumentError(None, op, f"Need minval < maxval: {int(lo)} >= "
+                                                     f"{int(hi)}")
+            if int(np.prod(dims)) == 0:
+                return np.zeros(dims, lo.dtype)
+            return gen.integers(int(lo), int(hi), size=dims, dtype=lo.dtype)
+        return kernel
+
+
+@register
+class RandomShuffle(OpDef):
+    """``value`` with its first dimension randomly permuted."""
+
+    attrs = {"seed": None, "seed2": None}
+    stateful = True
+    differentiable = False
+
+    def infer(self, value, *, seed, seed2):
+        require_dtype(value, ALL, arg="value")
+        return same_as(value)
+
+    def make_kernel(self, op, runtime):
+        gen = _stream(op, runtime)
+
+        def kernel(value):
+            if value.ndim == 0 or value.shape[0] <= 1:
+                return value.copy()
+            return value[gen.permutation(value.shape[0])]
+        return kernel
+
+
+@register
+class Multinomial(OpDef):
+    """``num_samples`` class indices per row of ``logits`` [batch, classes], drawn from
+    ``softmax(logits)``; non-finite logits have probability zero (TF1's CPU kernel)."""
+
+    attrs = {"seed": None, "seed2": None, "output_dtype": dtypes.int64}
+    stateful = True
+    differentiable = False
+
+    def infer(self, logits, num_samples, *, seed, seed2, output_dtype):
+        require_dtype(logits, NUMERIC, arg="logits")
+        require_dtype(num_samples, (dtypes.int32,), arg="num_samples")
+        if output_dtype not in _INT_DTYPES:
+            raise TypeError(f"Value passed to parameter 'output_dtype' has DataType "
+                            f"{output_dtype.name} not in list of allowed values: int32, int64")
+        if logits.shape.rank not in (None, 2):
+            raise ValueError(f"logits should be a matrix [batch_size, num_classes], got "
+                             f"shape {logits.shape}")
+        if num_samples.shape.rank not in (None, 0):
+            raise ValueError(f"num_samples should be a scalar, got shape {num_samples.shape}")
+        n = constant_value(num_samples)
+        if n is not None and int(n) < 0:
+            raise ValueError(f"num_samples should be nonnegative, got {int(n)}")
+        batch = logits.shape.raw[0] if logits.shape.rank == 2 else None
+        return Spec(output_dtype, [batch, None if n is None else int(n)])
+
+    def make_kernel(self, op, runtime):
+        gen = _stream(op, runtime)
+        out_dtype = op.attrs["output_dtype"].np_dtype
+
+        def kernel(logits, num_samples):
+            n = int(num_samples)
+            if logits.ndim != 2:
+                raise InvalidArgumentError(None, op, f"logits should be a matrix, got shape "
+                                                     f"{list(logits.shape)}")
+            if n < 0:
+                raise InvalidArgumentError(None, op, f"num_samples should be nonnegative, "
+                                                     f"got {n}")
+            batch, classes = logits.shape
+            if classes == 0:
+                raise InvalidArgumentError(None, op, "num_classes should be positive, got 0")
+            if batch == 0 or n == 0:
+                return np.zeros((batch, n), out_dtype)
+            return _sample_categorical(gen, logits, n).astype(out_dtype, copy=False)
+        return kernel
+
+
+def _sample_categorical(gen, logits, n):
+    """Inverse-CDF sampling of ``n`` classes per row, all rows in one searchsorted."""
+    batch, classes = logits.shape
+    values = logits.astype(np.float64)
+    finite = np.isfinite(values)
+    with np.errstate(invalid="ignore", over="ignore"):
+        top = np.max(np.where(finite, values, -np.inf), axis=1, keepdims=True)
+        top[~np.isfinite(top)] = 0.0
+        weights = np.where(finite, np.exp(values - top), 0.0)
+    cdf = np.cumsum(weights, axis=1)
+    total = cdf[:, -1:]
+    has_mass = total[:, 0] > 0
+    cdf /= np.where(has_mass[:, None], total, 1.0)
+    # Shift row i into [i, i + 1] so one sorted array holds every row's CDF.
+    rows = np.arange(batch)
+    shifted_cdf = (cdf + rows[:, None]).ravel()
+    shifted_u = gen.random((batch, n)) + rows[:, None]
+    idx = np.searchsorted(shifted_cdf, shifted_u.ravel(), side="right").reshape(batch, n)
+    idx -= (rows * classes)[:, None]
+    # Rounding may step past a row's last class of positive probability: clamp to it.
+    # Rows without mass give ``classes`` (out of range), as TF1's kernel does.
+    last = np.where(has_mass, classes - 1 - np.argmax(weights[:, ::-1] > 0, axis=1), classes)
+    return np.minimum(idx, last[:, None])
+
+
+# ---------------------------------------------------------------- public functions
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Samples of a normal distribution: ``RandomStandardNormal * stddev + mean``.
+
+    Args:
+        shape: output shape, a list of ints or a 1-D int32/int64 tensor.
+        mean, stddev: scalars or tensors (broadcast) of ``dtype``.
+        dtype: float16, float32 or float64.
+        seed: op-level seed (combined with ``tf.set_random_seed`` as TF1 does).
+        name: name scope (default ``"random_normal"``).
+
+    Raises:
+        TypeError: for a non-float ``dtype`` or a non-integer shape tensor.
+        ValueError: for a shape argument that is not a vector.
+
+    Example:
+        >>> w = tf.random_normal([784, 10], stddev=0.01, seed=1)
+    """
+    dtype = as_dtype(dtype)
+    with name_scope(name, "random_normal", [shape, mean, stddev]) as scope:
+        shape_t = _shape_tensor(shape)
+        mean_t = convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev_t = convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        rnd = apply_op("RandomStandardNormal", [shape_t], {"dtype": dtype, **_seed_attrs(seed)})
+        return _math_binary.add(rnd * stddev_t, mean_t, name=scope)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Normal samples restricted to two standard deviations around ``mean``.
+
+    Values more than ``2 * stddev`` from ``mean`` are dropped and drawn again
+    (TF1's semantics), so the result's standard deviation is about ``0.88 * stddev``.
+
+    Args:
+        shape: output shape, a list of ints or a 1-D int32/int64 tensor.
+        mean, stddev: scalars or tensors (broadcast) of ``dtype``.
+        dtype: float16, float32 or float64.
+        seed: op-level seed.
+        name: name scope (default ``"truncated_normal"``).
+
+    Raises:
+        TypeError: for a non-float ``dtype`` or a non-integer shape tensor.
+        ValueError: for a shape argument that is not a vector.
+    """
+    dtype = as_dtype(dtype)
+    with name_scope(name, "truncated_normal", [shape, mean, stddev]) as scope:
+        shape_t = _shape_tensor(shape)
+        mean_t = convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev_t = convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        rnd = apply_op("TruncatedNormal", [shape_t], {"dtype": dtype, **_seed_attrs(seed)})
+        return _math_binary.add(rnd * stddev_t, mean_t, name=scope)
+
+
+def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    """Samples uniform in ``[minval, maxval)``.
+
+    Floats: ``RandomUniform * (maxval - minval) + minval`` with ``maxval`` defaulting
+    to 1. Integers (int32/int64): op ``RandomUniformInt``, ``maxval`` required.
+
+    Args:
+        shape: output shape, a list of ints or a 1-D int32/int64 tensor.
+        minval, maxval: scalars or tensors of ``dtype`` (tensors broadcast for floats,
+            0-D for integers).
+        dtype: float16, float32, float64, int32 or int64.
+        seed: op-level seed.
+        name: name scope (default ``"random_uniform"``).
+
+    Raises:
+        ValueError: for another ``dtype``, or an integer ``dtype`` without ``maxval``.
+        InvalidArgumentError: when running with integer ``minval >= maxval``.
+
+    Example:
+        >>> labels = tf.random_uniform([32], maxval=10, dtype=tf.int64)
+    """
+    dtype = as_dtype(dtype)
+    if dtype not in FLOATS + _INT_DTYPES:
+        raise ValueError(f"Invalid dtype {dtype!r}")
+    if maxval is None:
+        if dtype.is_integer:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        maxval = 1
+    with name_scope(name, "random_uniform", [shape, minval, maxval]) as scope:
+        shape_t = _shape_tensor(shape)
+        lo = convert_to_tensor(minval, dtype=dtype, name="min")
+        hi = convert_to_tensor(maxval, dtype=dtype, name="max")
+        seeds = _seed_attrs(seed)
+        if dtype.is_integer:
+            return apply_op("RandomUniformInt", [shape_t, lo, hi], seeds, name=scope)
+        rnd = apply_op("RandomUniform", [shape_t], {"dtype": dtype, **seeds})
+        return _math_binary.add(rnd * (hi - lo), lo, name=scope)
+
+
+def random_shuffle(value, seed=None, name=None):
+    """``value`` randomly permuted along its first dimension.
+
+    Args:
+        value: a tensor of any dtype (scalars are returned as they are).
+        seed: op-level seed.
+        name: op name (default ``"RandomShuffle"``).
+
+    Example:
+        >>> rows = tf.random_shuffle([[1, 2], [3, 4], [5, 6]])   # rows kept intact
+    """
+    seeds = _seed_attrs(seed)
+    return apply_op("RandomShuffle", [convert_to_tensor(value)], seeds, name=name)
+
+
+def _multinomial(logits, num_samples, output_dtype, seed):
+    logits = convert_to_tensor(logits, name="logits")
+    seeds = _seed_attrs(seed)
+    if not isinstance(num_samples, Tensor):
+        num_samples = convert_to_tensor(num_samples, dtype=dtypes.int32, name="num_samples")
+    out = dtypes.int64 if output_dtype is None else as_dtype(output_dtype)
+    return apply_op("Multinomial", [logits, num_samples], {"output_dtype": out, **seeds})
+
+
+def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
+    """Class indices drawn from the categorical distributions ``softmax(logits)``.
+
+    Args:
+        logits: [batch_size, num_classes] unnormalised log-probabilities; non-finite
+            entries have probability zero.
+        num_samples: number of draws per row (int or 0-D int32 tensor).
+        seed: op-level seed.
+        name: name scope (default ``"multinomial"``).
+        output_dtype: int32 or int64 (default).
+
+    Returns:
+        A [batch_size, num_samples] tensor of class indices.
+
+    Raises:
+        ValueError: if ``logits`` is not a matrix.
+
+    Example:
+        >>> actions = tf.multinomial(tf.log([[0.5, 0.5]]), 10)
+    """
+    with name_scope(name, "multinomial", [logits]):
+        return _multinomial(logits, num_samples, output_dtype, seed)
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """``tf.random.categorical``: :func:`multinomial` with ``dtype`` as the output dtype."""
+    with name_scope(name, "categorical", [logits]):
+        return _multinomial(logits, num_samples, dtype, seed)

@@ -49,6 +49,8 @@ class _AssignBase(OpDef):
     attrs = {"validate_shape": True, "use_locking": False}
     stateful = True
     ref_inputs = (0,)
+    reads_refs = True    # the kernel reads the variable's current value
+    writes_refs = True   # the kernel stores a new value
 
     def infer(self, ref, value, *, validate_shape, use_locking):
         if not ref.op.op_def.is_variable:
@@ -66,6 +68,8 @@ class _AssignBase(OpDef):
 @register
 class Assign(_AssignBase):
     """``ref = value``; outputs the new value."""
+
+    reads_refs = False
 
     def make_kernel(self, op, runtime):
         store, name = runtime.variables, op.inputs[0].op.name
@@ -91,7 +95,12 @@ class AssignAdd(_AssignBase):
         store, name = runtime.variables, op.inputs[0].op.name
 
         def assign_add_kernel(value):
-            new = store[name] + value
+            old = store[name]
+            new = old + value
+            if new.shape != old.shape:
+                raise ValueError(f"Cannot update variable '{name}' of shape {list(old.shape)} "
+                                 f"with a value of shape {list(np.shape(value))}: the shapes "
+                                 "must be equal")
             store[name] = new
             return new
 
@@ -106,7 +115,12 @@ class AssignSub(_AssignBase):
         store, name = runtime.variables, op.inputs[0].op.name
 
         def assign_sub_kernel(value):
-            new = store[name] - value
+            old = store[name]
+            new = old - value
+            if new.shape != old.shape:
+                raise ValueError(f"Cannot update variable '{name}' of shape {list(old.shape)} "
+                                 f"with a value of shape {list(np.shape(value))}: the shapes "
+                                 "must be equal")
             store[name] = new
             return new
 
@@ -119,6 +133,8 @@ class IsVariableInitialized(OpDef):
 
     stateful = True
     ref_inputs = (0,)
+    reads_refs = False   # only asks whether a value exists
+    writes_refs = False
     differentiable = False
 
     def infer(self, ref):
@@ -136,6 +152,8 @@ class ReportUninitializedVariables(OpDef):
 
     stateful = True
     differentiable = False
+    reads_refs = False
+    writes_refs = False
 
     def infer(self, *refs):
         from ..graphlib import dtypes
@@ -173,6 +191,10 @@ class Variable:
     Example:
         >>> w = tf.Variable(tf.zeros([784, 10]), name="w")
     """
+
+    # Variables win over numpy arrays in mixed arithmetic (``ndarray + variable``).
+    __array_priority__ = 100
+    __array_ufunc__ = None
 
     def __init__(self, initial_value=None, trainable=True, collections=None,
                  validate_shape=True, caching_device=None, name=None, variable_def=None,
@@ -315,8 +337,18 @@ class Variable:
     def __eq__(self, other):
         return self is other
 
+    def __ne__(self, other):
+        return self is not other
+
     def __bool__(self):
         raise TypeError("Using a `tf.Variable` as a Python `bool` is not allowed.")
+
+    def __iter__(self):
+        raise TypeError("Variable objects are not iterable; index them or use tf.unstack.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(f"Cannot convert a symbolic Variable ({self.name}) to a numpy array; "
+                        "run it in a Session (v.eval()) to get its value.")
 
 
 VariableV1 = Variable
@@ -333,7 +365,10 @@ def _var_tensor(ref):
 def _assign_family(op_type, ref, value, name, validate_shape=True):
     var = _var_tensor(ref)
     with var.graph.as_default():
-        value = convert_to_tensor(value, dtype=var.dtype)
+        if isinstance(value, Tensor) or hasattr(value, "_as_graph_tensor"):
+            value = convert_to_tensor(value)   # a dtype mismatch is a TypeError in infer
+        else:
+            value = convert_to_tensor(value, dtype=var.dtype)
         return apply_op(op_type, [var, value], {"validate_shape": validate_shape},
                         name=name or op_type)
 

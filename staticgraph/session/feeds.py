@@ -20,8 +20,9 @@ def resolve_feed_key(graph, key) -> Tensor:
         key = key._as_graph_element()
     if isinstance(key, Tensor):
         if key.graph is not graph:
-            raise ValueError(f"Cannot feed {key.name!r}: it belongs to {key.graph.describe()}, "
-                             f"not to the session's {graph.describe()}.")
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: Tensor {key.name!r} "
+                            f"is not an element of this graph: it belongs to "
+                            f"{key.graph.describe()}, not to the session's {graph.describe()}.")
         return key
     if isinstance(key, str):
         try:
@@ -62,15 +63,13 @@ def make_feed_converter(tensor: Tensor):
             try:
                 raw = np.asarray(value)
             except Exception as exc:
-                raise TypeError(f"Cannot convert the value fed for {name!r} to a numpy array: "
-                                f"{exc}") from None
-            if raw.dtype.kind in "OUS" or not np.can_cast(raw.dtype, np_dtype, "same_kind"):
-                raise TypeError(
-                    f"Cannot feed value of dtype {raw.dtype} for Tensor {name!r}, which has "
-                    f"dtype {dtype.name}: the cast would not be safe. Convert the value with "
-                    f".astype(np.{dtype.name}) if that is what you mean. (Tensor declared at "
-                    f"{where}.)")
-            arr = raw if raw.dtype == np_dtype else raw.astype(np_dtype)
+                raise ValueError(f"Cannot convert the value fed for {name!r} to a numpy "
+                                 f"array: {exc}") from None
+            if raw.dtype != np_dtype:
+                _check_cast(raw, dtype, name, where)
+                arr = raw.astype(np_dtype)
+            else:
+                arr = raw
         if not static.is_compatible_with(arr.shape):
             raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {name!r}, "
                              f"which has shape {_describe_shape(static)!r}. (Tensor declared "
@@ -78,6 +77,33 @@ def make_feed_converter(tensor: Tensor):
         return arr
 
     return convert
+
+
+def _check_cast(raw, dtype, name, where):
+    """TypeError unless ``raw`` converts to ``dtype`` without losing its meaning.
+
+    Allowed: casts numpy calls ``same_kind`` (bool to numbers, ints to floats,
+    float64 to float32, ...), and integers to any integer type when every value fits.
+    """
+    src = raw.dtype
+    np_dtype = dtype.np_dtype
+    problem = None
+    if src.kind in "OUSV" or not dtype.is_numeric and not dtype.is_bool:
+        problem = "the cast would not be safe"
+    elif src.kind in "iu" and dtype.is_integer:
+        if raw.size:
+            info = np.iinfo(np_dtype)
+            lo, hi = raw.min(), raw.max()
+            if lo < info.min or hi > info.max:
+                problem = (f"its values [{lo}, {hi}] do not fit in {dtype.name} "
+                           f"[{info.min}, {info.max}]")
+    elif not np.can_cast(src, np_dtype, "same_kind"):
+        problem = "the cast would not be safe"
+    if problem:
+        raise TypeError(
+            f"Cannot feed value of dtype {src} for Tensor {name!r}, which has dtype "
+            f"{dtype.name}: {problem}. Convert the value with .astype(np.{dtype.name}) if "
+            f"that is what you mean. (Tensor declared at {where}.)")
 
 
 def inline_feed_check(var: str, tensor: Tensor, dtype_name: str) -> str:

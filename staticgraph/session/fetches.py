@@ -7,6 +7,8 @@ computed once; ops fetch as ``None``.
 
 from __future__ import annotations
 
+import collections
+
 from ..graphlib import Operation, Tensor
 
 __all__ = ["fetch_key", "FetchTemplate"]
@@ -22,7 +24,8 @@ def fetch_key(fetches):
     if t is list or t is tuple:
         return (t,) + tuple(map(fetch_key, fetches))
     if isinstance(fetches, dict):
-        return (t,) + tuple((k, fetch_key(v)) for k, v in fetches.items())
+        head = (t,) if t is dict else (t, getattr(fetches, "default_factory", None))
+        return head + tuple((k, fetch_key(v)) for k, v in fetches.items())
     if isinstance(fetches, tuple):  # namedtuple
         return (t,) + tuple(map(fetch_key, fetches))
     if isinstance(fetches, list):
@@ -75,11 +78,13 @@ class FetchTemplate:
     def _walk(self, fetches):
         t = type(fetches)
         if isinstance(fetches, dict):
-            return ("dict", t, [(k, self._walk(v)) for k, v in fetches.items()])
+            return ("dict", t, [(k, self._walk(v)) for k, v in fetches.items()],
+                    getattr(fetches, "default_factory", None))
         if t is list or t is tuple or isinstance(fetches, list):
             return ("seq", t, [self._walk(v) for v in fetches])
         if isinstance(fetches, tuple):
-            return ("named", t, [self._walk(v) for v in fetches])
+            kind = "named" if hasattr(t, "_fields") else "seq"
+            return (kind, t, [self._walk(v) for v in fetches])
         return self._element(fetches)
 
     def expression(self, value_of) -> str:
@@ -95,13 +100,16 @@ class FetchTemplate:
         kind = node[0]
         if kind == "leaf":
             return value_of(node[1])
-        _, typ, items = node
+        typ, items = node[1], node[2]
         if kind == "dict":
             body = ", ".join(f"{self._const(k)}: {self._render(v, value_of)}" for k, v in items)
             if typ is dict:
                 return "{" + body + "}"
             pairs = ", ".join(f"({self._const(k)}, {self._render(v, value_of)})"
                               for k, v in items)
+            if issubclass(typ, collections.defaultdict):
+                factory = self._const(node[3])
+                return f"{self._const(typ)}({factory}, [{pairs}])"
             return f"{self._const(typ)}([{pairs}])"
         parts = [self._render(v, value_of) for v in items]
         if kind == "named":

@@ -12,6 +12,8 @@ the user's line that declared it.
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from .. import errors
@@ -52,9 +54,14 @@ class Plan:
         lines, self._line_ops, self._op_args = [], {}, {}
         names = {}      # id(tensor) -> expression of its value
         local = {}      # id(tensor) -> local variable name (deletable)
-        var_reads = {}  # variable op name -> op, read in this plan
-        assigned = set()
+        var_reads = {}  # variable op name -> op, read before this plan writes it
+        written = set()  # variables this plan has written so far (in plan order)
         aliasing = {}   # id(tensor) -> True when its value may be session state
+        tainted = set(fed)  # tensors whose value depends on a feed (never folded)
+
+        def note_read(var_op):
+            if var_op.name not in written:
+                var_reads.setdefault(var_op.name, var_op)
 
         for i, t in enumerate(self.feed_tensors):
             names[id(t)] = f"f{i}"
@@ -64,6 +71,10 @@ class Plan:
             env[f"F{i}"] = make_feed_converter(t)
             lines.append(f"if {inline_feed_check(f'f{i}', t, dt)}: f{i} = F{i}(f{i})")
 
+        # Ops whose every output is fed compute nothing that is observed.
+        self.ops = [op for op in self.ops
+                    if not (op.outputs and all(id(t) in fed for t in op.outputs)
+                            and (op.op_def.must_feed or not op.op_def.stateful))]
         last_use = {}
         for pos, op in enumerate(self.ops):
             for j, t in enumerate(op.inputs):
@@ -71,7 +82,6 @@ class Plan:
                     last_use[id(t)] = pos
         fetched = {id(e) for e in self.template.elements if isinstance(e, Tensor)}
 
-        body_start = len(lines)
         for pos, op in enumerate(self.ops):
             d = op.op_def
             if d.is_variable:
@@ -80,25 +90,34 @@ class Plan:
                         names[id(t)] = f"V[{op.name!r}]"
                         aliasing[id(t)] = True
                 continue
-            if d.ref_inputs:
-                for j, t in enumerate(op.inputs):
-                    if j in d.ref_inputs:
-                        assigned.add(t.op.name)
-            value = None if d.stateful or len(op.outputs) != 1 else d.static_value(op)
+            depends_on_feed = any(id(t) in tainted for t in op.inputs)
+            value = (None if d.stateful or len(op.outputs) != 1 or depends_on_feed
+                     else d.static_value(op))
             if value is not None:
                 name = f"c{op._id}"
                 env[name] = value
                 names[id(op.outputs[0])] = name
                 aliasing[id(op.outputs[0])] = True
                 continue
+            if depends_on_feed:
+                tainted.update(id(t) for t in op.outputs)
             args = []
+            refs = []
             for j, t in enumerate(op.inputs):
                 if j in d.ref_inputs:
+                    refs.append(t)
                     continue
                 expr = names[id(t)]
                 if expr.startswith("V["):
-                    var_reads[t.op.name] = t.op
+                    note_read(t.op)
                 args.append(expr)
+            for t in refs:  # a ref input is the variable itself, read/written by the kernel
+                if id(t) in fed:
+                    continue
+                if getattr(d, "reads_refs", True):
+                    note_read(t.op)
+                if getattr(d, "writes_refs", True):
+                    written.add(t.op.name)
             if d.is_noop:
                 continue
             kname = f"k{op._id}"
@@ -136,12 +155,14 @@ class Plan:
                 return "None"
             expr = names[id(element)]
             if expr.startswith("V["):
-                var_reads[element.op.name] = element.op
+                note_read(element.op)
+            if element.shape.rank == 0:
+                return f"{expr}[()]"  # a numpy scalar, as TF1 returns (and never aliased)
             return f"{expr}.copy()" if aliasing.get(id(element)) else expr
 
         ret = self.template.expression(value_of)
         env.update(self.template.constants)
-        required = sorted(set(var_reads) - assigned)
+        required = sorted(var_reads)
         self._required = [(n, var_reads[n]) for n in required]
         self._vars_ok = [not required]
         env["_ok"] = self._vars_ok
@@ -154,9 +175,7 @@ class Plan:
         body = prologue + lines + [f"return {ret}"]
         offset = len(header) + len(prologue) + 1  # line numbers are 1-based
         self._line_ops = {k + offset: v for k, v in self._line_ops.items()}
-        self._feed_lines = range(len(header) + len(prologue) + 1,
-                                 len(header) + len(prologue) + 1 + body_start)
-        footer = ["    except Exception as _e:", "        raise _fail(_e, locals()) from _e"]
+        footer = ["    except Exception as _e:", "        raise _fail(_e, locals())"]
         self.source = "\n".join(header + ["        " + b for b in body] + footer) + "\n"
         namespace = dict(env)
         code = compile(self.source, f"<staticgraph plan {id(self):x}>", "exec")
@@ -195,18 +214,24 @@ class Plan:
         context = (f"\n\t [[node {op.name} (op: {op.type}, input shapes: {', '.join(shapes)}) "
                    f"defined at {op.user_location} ]]")
         if isinstance(exc, errors.OpError):
-            return type(exc)(exc.node_def, exc.op or op, f"{exc.message}{context}")
-        if isinstance(exc, KeyError) and exc.args and exc.args[0] in {
+            new = type(exc)(exc.node_def, exc.op or op, f"{exc.message}{context}")
+        elif isinstance(exc, KeyError) and exc.args and exc.args[0] in {
                 t.op.name for t in op.inputs if t.op.op_def.is_variable}:
-            return errors.FailedPreconditionError(
-                None, op, f"Attempting to use uninitialized value {exc.args[0]}{context}")
-        if isinstance(exc, MemoryError):
-            cls = errors.ResourceExhaustedError
-        elif isinstance(exc, (ValueError, IndexError, TypeError, ArithmeticError, KeyError)):
-            cls = errors.InvalidArgumentError
+            new = errors.FailedPreconditionError(
+                None, op, f"Attempting to use uninitialized value {exc.args[0]}{context}\n"
+                f"Initialize it first: run sess.run(tf.global_variables_initializer()) or "
+                f"sess.run({exc.args[0]}.initializer)")
         else:
-            cls = errors.UnknownError
-        return cls(None, op, f"{type(exc).__name__}: {exc}{context}")
+            if isinstance(exc, MemoryError):
+                cls = errors.ResourceExhaustedError
+            elif isinstance(exc, (ValueError, IndexError, TypeError, ArithmeticError,
+                                  KeyError)):
+                cls = errors.InvalidArgumentError
+            else:
+                cls = errors.UnknownError
+            new = cls(None, op, f"{type(exc).__name__}: {exc}{context}")
+        new.__cause__ = exc
+        return new
 
 
 def _raise_closed():
@@ -244,7 +269,36 @@ def _needed_ops(elements, fed):
             if id(t) not in fed:
                 stack.append(t.op)
         stack.extend(op.control_inputs)
-    return sorted(needed.values(), key=lambda o: o._id)
+    ops = sorted(needed.values(), key=lambda o: o._id)
+    deps = {id(op): [t.op for t in op.inputs if id(t) not in fed] + op.control_inputs
+            for op in ops}
+    if all(d._id < op._id for op in ops for d in deps[id(op)]):
+        return ops  # creation order is an execution order (the usual case)
+    return _topological_order(ops, deps)
+
+
+def _topological_order(ops, deps):
+    """Kahn's algorithm, earliest-created op first among the ready ones."""
+    waiting = {id(op): len({id(d) for d in deps[id(op)]}) for op in ops}
+    users = {}
+    for op in ops:
+        for d in {id(d): d for d in deps[id(op)]}.values():
+            users.setdefault(id(d), []).append(op)
+    ready = [(op._id, id(op), op) for op in ops if not waiting[id(op)]]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, _, op = heapq.heappop(ready)
+        order.append(op)
+        for user in users.get(id(op), ()):
+            waiting[id(user)] -= 1
+            if not waiting[id(user)]:
+                heapq.heappush(ready, (user._id, id(user), user))
+    if len(order) != len(ops):
+        stuck = sorted(op.name for op in ops if waiting[id(op)])
+        raise ValueError(f"The graph has a cycle of control dependencies among {stuck}; "
+                         "it cannot run.")
+    return order
 
 
 def _check_placeholders(ops, fed):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from ..graphlib import Tensor, get_default_graph
+from ..graphlib import Graph, Tensor, get_default_graph
 from .default_session import (get_default_session, pop_default_session,
                               push_default_session, session_as_default)
 from .fetches import fetch_key
@@ -35,6 +35,8 @@ class Session:
     """
 
     def __init__(self, target="", graph=None, config=None):
+        if graph is not None and not isinstance(graph, Graph):
+            raise TypeError(f"graph must be a tf.Graph, but got {type(graph).__name__}")
         self.graph = graph if graph is not None else get_default_graph()
         self.config = config
         self.sess_str = target
@@ -42,7 +44,8 @@ class Session:
         self._plans = {}
         self._compile_lock = threading.Lock()
         self._closed = False
-        self._context = None
+        self._contexts = []
+        self.graph._sessions.add(self)
 
     # ----------------------------------------------------------------- running
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
@@ -69,6 +72,8 @@ class Session:
         if feed_dict:
             plan = self._plans.get((fkey, tuple(feed_dict)))
             if plan is None:
+                if not isinstance(feed_dict, dict):
+                    raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
                 plan = self._compile(fkey, fetches, tuple(feed_dict))
             return plan(*feed_dict.values())
         plan = self._plans.get((fkey, ()))
@@ -97,6 +102,11 @@ class Session:
                 self._plans[key] = plan
             return plan
 
+    def _invalidate_plans(self):
+        """Forget compiled plans (the graph's edges changed)."""
+        with self._compile_lock:
+            self._plans = {}
+
     def _check_open(self):
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
@@ -110,6 +120,8 @@ class Session:
         """Release the session's state; later runs raise RuntimeError."""
         self._closed = True
         self._plans = {}
+        self._runtime.variables.clear()  # release the values; runs now raise
+        self._runtime.rngs.clear()
 
     @property
     def closed(self) -> bool:
@@ -121,19 +133,20 @@ class Session:
         return session_as_default(self)
 
     def __enter__(self):
+        self._check_open()
         graph_ctx = self.graph.as_default()
         sess_ctx = session_as_default(self)
         graph_ctx.__enter__()
         sess_ctx.__enter__()
-        self._context = (graph_ctx, sess_ctx)
+        self._contexts.append((graph_ctx, sess_ctx))
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        graph_ctx, sess_ctx = self._context
-        self._context = None
+        graph_ctx, sess_ctx = self._contexts.pop()
         sess_ctx.__exit__(exc_type, exc, tb)
         graph_ctx.__exit__(exc_type, exc, tb)
-        self.close()
+        if not self._contexts:
+            self.close()
         return False
 
     def list_devices(self):
@@ -163,11 +176,23 @@ class InteractiveSession(Session):
     def __init__(self, target="", graph=None, config=None):
         super().__init__(target, graph, config)
         self._token = push_default_session(self)
+        # Like TF1, its graph is the default graph until close() (nothing to do when
+        # it already is, which keeps reset_default_graph() usable).
+        self._graph_ctx = None
+        if get_default_graph() is not self.graph:
+            self._graph_ctx = self.graph.as_default()
+            self._graph_ctx.__enter__()
 
     def close(self):
-        """Close and stop being the default session."""
+        """Close, stop being the default session and stop making its graph the default."""
         if not self._closed and self._token is not None:
             pop_default_session(self, self._token)
             self._token = None
+            if self._graph_ctx is not None:
+                try:
+                    self._graph_ctx.__exit__(None, None, None)
+                except ValueError:  # closed from another context: nothing to undo here
+                    pass
+                self._graph_ctx = None
         super().close()
 

@@ -1,0 +1,150 @@
+"""Cases for the elementwise binary math ops (math_binary.py).
+
+References are hand-written with numpy / Python's own arithmetic.
+"""
+
+import math
+import operator
+
+import numpy as np
+
+import staticgraph as tf
+
+from . import Case, rng
+
+R = rng(12)
+A = R.standard_normal((2, 3)).astype(np.float32)
+B = (R.random((3,)) + 0.5).astype(np.float32)
+D = R.standard_normal((4, 1)) * 5
+E = R.standard_normal((1, 3)) * 2 + 0.1
+# integer operands with every sign combination, including exact divisions
+IX = np.array([[-7, -6, 7, 6, 0, 1, -1, 13]], np.int32)
+IY = np.array([[2], [-2], [3], [-3]], np.int32)
+IX64 = np.array([-(2**40) - 1, 2**40 + 3, -5, 5], np.int64)
+IY64 = np.array([3, -7, 3, -3], np.int64)
+U8X = np.array([7, 200, 0, 255], np.uint8)
+U8Y = np.array([2, 3, 5, 16], np.uint8)
+I8X = np.array([-128, -7, 7, 127], np.int8)
+I8Y = np.array([3, 2, -2, -3], np.int8)
+FX = np.array([-7.5, -6.0, 7.5, 1.0, 0.0, 5.0], np.float32)
+FY = np.array([2.0, -4.0, -2.0, 0.1, 3.0, 2.5], np.float32)
+EMPTY = np.zeros((0, 3), np.float32)
+
+
+def _pywise(fn, out_dtype=None):
+    """Elementwise reference from Python scalars (broadcast first)."""
+    def ref(x, y):
+        xb, yb = np.broadcast_arrays(x, y)
+        vals = [fn(a, b) for a, b in zip(xb.ravel().tolist(), yb.ravel().tolist())]
+        return np.array(vals, dtype=out_dtype or x.dtype).reshape(xb.shape)
+    return ref
+
+
+def _c_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _c_mod(a, b):
+    return a - _c_div(a, b) * b
+
+
+def _floor_of_quotient32(a, b):
+    """TF1's float FloorDiv is floor(x / y) with x / y rounded to float32 (1 // 0.1 -> 10)."""
+    return math.floor(np.float32(a / b))
+
+
+CASES = [
+    # more Add/Sub/Mul coverage: dtypes, scalars, empty tensors
+    Case("Add", lambda x, y: tf.add(x, y), [IX64, IY64], _pywise(operator.add), id="int64"),
+    Case("Add", lambda x, y: x + y, [EMPTY, B], lambda x, y: np.zeros((0, 3), np.float32),
+         id="empty"),
+    Case("Sub", lambda x, y: x - y, [U8X, U8Y], _pywise(lambda a, b: (a - b) % 256),
+         id="uint8_wraps"),
+    Case("Mul", lambda x, y: tf.multiply(x, y), [D, E], _pywise(operator.mul), id="f64_outer",
+         bad=[[(4, 2), (1, 3)]]),
+    # true division: floats directly, integers cast first
+    Case("RealDiv", lambda x, y: tf.realdiv(x, y), [A, B], _pywise(operator.truediv),
+         bad=[[(2, 3), (2,)]], bad_dtypes=[[np.int32, np.int32], [np.float32, np.float64]]),
+    Case("RealDiv", lambda x, y: x / y, [D, E], _pywise(operator.truediv), id="operator"),
+    Case("RealDiv", lambda x, y: tf.truediv(x, y), [IX, IY],
+         _pywise(operator.truediv, np.float64), id="int32_to_float64"),
+    Case("RealDiv", lambda x, y: tf.divide(x, y), [I8X, I8Y],
+         _pywise(operator.truediv, np.float32), id="int8_to_float32", rtol=1e-6),
+    Case("RealDiv", lambda x, y: tf.div(x, y), [FX, FY], _pywise(operator.truediv),
+         id="div_float"),
+    Case("RealDiv", lambda x: x / 0.0, [np.array([1.0, -1.0, 0.0], np.float32)],
+         lambda x: np.array([np.inf, -np.inf, np.nan], np.float32), id="by_zero"),
+    # floor division: Python semantics for ints, floor(x / y) for floats
+    Case("FloorDiv", lambda x, y: tf.floordiv(x, y), [IX, IY], _pywise(operator.floordiv),
+         bad=[[(1, 8), (3, 2)]], bad_dtypes=[[np.bool_, np.bool_], [np.int32, np.int64]]),
+    Case("FloorDiv", lambda x, y: x // y, [IX64, IY64], _pywise(operator.floordiv),
+         id="int64"),
+    Case("FloorDiv", lambda x, y: tf.floor_div(x, y), [U8X, U8Y], _pywise(operator.floordiv),
+         id="uint8"),
+    Case("FloorDiv", lambda x, y: x // y, [I8X, I8Y], _pywise(operator.floordiv), id="int8"),
+    Case("FloorDiv", lambda x, y: tf.floordiv(x, y), [FX, FY], _pywise(_floor_of_quotient32),
+         id="float"),
+    Case("FloorDiv", lambda x, y: tf.div(x, y), [IX, IY], _pywise(operator.floordiv),
+         id="div_int"),
+    # floor modulo: Python's %, sign of the divisor
+    Case("FloorMod", lambda x, y: tf.floormod(x, y), [IX, IY], _pywise(operator.mod),
+         bad=[[(1, 8), (3, 2)]], bad_dtypes=[[np.bool_, np.bool_]]),
+    Case("FloorMod", lambda x, y: x % y, [IX64, IY64], _pywise(operator.mod), id="int64"),
+    Case("FloorMod", lambda x, y: tf.mod(x, y), [FX, FY], _pywise(operator.mod), id="float",
+         atol=1e-5),
+    Case("FloorMod", lambda x, y: x % y, [U8X, U8Y], _pywise(operator.mod), id="uint8"),
+    # truncating division and modulo: C semantics
+    Case("TruncateDiv", lambda x, y: tf.truncatediv(x, y), [IX, IY], _pywise(_c_div),
+         bad=[[(1, 8), (3, 2)]], bad_dtypes=[[np.float32, np.float32]]),
+    Case("TruncateDiv", lambda x, y: tf.truncatediv(x, y), [IX64, IY64], _pywise(_c_div),
+         id="int64"),
+    Case("TruncateDiv", lambda x, y: tf.truncatediv(x, y), [I8X, I8Y], _pywise(_c_div),
+         id="int8"),
+    Case("TruncateDiv", lambda x, y: tf.truncatediv(x, y), [U8X, U8Y], _pywise(_c_div),
+         id="uint8"),
+    Case("TruncateMod", lambda x, y: tf.truncatemod(x, y), [IX, IY], _pywise(_c_mod),
+         bad=[[(1, 8), (3, 2)]]),
+    Case("TruncateMod", lambda x, y: tf.truncatemod(x, y), [FX, FY], _pywise(math.fmod),
+         id="float", atol=1e-5),
+    # powers
+    Case("Pow", lambda x, y: tf.pow(x, y), [np.abs(A) + 0.1, B], _pywise(operator.pow),
+         bad=[[(2, 3), (4,)]], bad_dtypes=[[np.float32, np.int32]]),
+    Case("Pow", lambda x, y: x ** y, [np.array([[2, -3, 0, 1]], np.int32),
+                                      np.array([[0], [1], [3]], np.int32)],
+         _pywise(operator.pow), id="int"),
+    Case("Pow", lambda x: 2.0 ** x, [np.array([0.5, 3.0, -1.0], np.float32)],
+         lambda x: np.array([math.sqrt(2), 8.0, 0.5], np.float32), id="python_base"),
+    Case("Pow", lambda x: tf.pow(x, 0.5), [np.array([-1.0, 4.0])],
+         lambda x: np.array([np.nan, 2.0]), id="nan"),
+    # max / min / squared difference
+    Case("Maximum", lambda x, y: tf.maximum(x, y), [D, E], _pywise(max),
+         bad=[[(4, 2), (1, 3)]], bad_dtypes=[[np.bool_, np.bool_]]),
+    Case("Maximum", lambda x: tf.maximum(x, 0), [IX], lambda x: np.where(x > 0, x, 0),
+         id="int_scalar"),
+    Case("Minimum", lambda x, y: tf.minimum(x, y), [IX, IY], _pywise(min),
+         bad=[[(1, 8), (3, 2)]]),
+    Case("Minimum", lambda x, y: tf.minimum(x, y), [A, B], _pywise(min), id="float"),
+    Case("SquaredDifference", lambda x, y: tf.squared_difference(x, y), [A, B],
+         _pywise(lambda a, b: (a - b) ** 2), bad=[[(2, 3), (2,)]],
+         bad_dtypes=[[np.uint8, np.uint8]]),
+    Case("SquaredDifference", lambda x, y: tf.squared_difference(x, y), [IX, IY],
+         _pywise(lambda a, b: (a - b) ** 2), id="int"),
+    # division returning 0 where the divisor is 0
+    Case("DivNoNan", lambda x, y: tf.div_no_nan(x, y),
+         [np.array([[1.0, -2.0, 0.0]], np.float32), np.array([[0.0], [4.0]], np.float32)],
+         lambda x, y: np.array([[0, 0, 0], [0.25, -0.5, 0]], np.float32),
+         bad=[[(1, 3), (2, 2)]], bad_dtypes=[[np.int32, np.int32]]),
+    Case("DivNoNan", lambda x, y: tf.div_no_nan(x, y), [D, E], _pywise(operator.truediv),
+         id="f64"),
+    Case("Atan2", lambda y, x: tf.atan2(y, x), [D, E], _pywise(math.atan2),
+         bad=[[(4, 2), (1, 3)]], bad_dtypes=[[np.int32, np.int32]]),
+    # any number of same-shape tensors
+    Case("AddN", lambda x, y, z: tf.add_n([x, y, z]), [A, A * 2, -A],
+         lambda x, y, z: x + y + z, bad=[[(2, 3), (2, 3), (3, 2)], [(2, 3), (2, 3), (3,)]],
+         bad_dtypes=[[np.float32, np.float32, np.float64]]),
+    Case("AddN", lambda x, y: tf.add_n([x, y]), [IX64, IY64], _pywise(operator.add),
+         id="int64_two"),
+    Case("AddN", lambda x: tf.add_n([x, x, x, x]), [np.float64(1.5)],
+         lambda x: np.float64(6.0), id="scalar"),
+]

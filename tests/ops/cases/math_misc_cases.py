@@ -1,0 +1,124 @@
+"""Cases for Cast, ClipByValue, Cumsum, Cumprod, Where, Select and SelectV2."""
+
+import numpy as np
+
+import staticgraph as tf
+
+from . import Case, rng
+
+R = rng(5)
+F = (R.standard_normal((3, 4)) * 3).astype(np.float32)
+F64 = R.standard_normal((2, 3))
+I = R.integers(-5, 5, (3, 4)).astype(np.int32)
+I64 = R.integers(-5, 5, (4,)).astype(np.int64)
+B = R.random((3, 4)) > 0.5
+V = np.array([True, False, True])
+LO = np.float32(-1.0)
+HI = np.float32(1.5)
+ROW_LO = np.full((4,), -0.5, np.float32)
+
+
+def _cumsum_ref(x, axis, exclusive=False, reverse=False):
+    """Cumulative sums by explicit slicing sums (no np.cumsum)."""
+    x = np.moveaxis(x, axis, 0)
+    n = x.shape[0]
+    out = np.zeros_like(x)
+    for i in range(n):
+        if reverse:
+            idx = range(i + 1 if exclusive else i, n)
+        else:
+            idx = range(0, i if exclusive else i + 1)
+        for j in idx:
+            out[i] = out[i] + x[j]
+    return np.moveaxis(out, 0, axis)
+
+
+def _cumprod_ref(x, axis, exclusive=False, reverse=False):
+    x = np.moveaxis(x, axis, 0)
+    n = x.shape[0]
+    out = np.ones_like(x)
+    for i in range(n):
+        idx = (range(i + 1 if exclusive else i, n) if reverse
+               else range(0, i if exclusive else i + 1))
+        for j in idx:
+            out[i] = out[i] * x[j]
+    return np.moveaxis(out, 0, axis)
+
+
+def _trunc_int(x, np_type):
+    return np.array([int(v) for v in x.reshape(-1)], np_type).reshape(x.shape)
+
+
+CASES = [
+    # ---- Cast
+    Case("Cast", lambda x: tf.cast(x, tf.int32), [F], lambda x: _trunc_int(x, np.int32),
+         bad_dtypes=[[object]]),
+    Case("Cast", lambda x: tf.cast(x, tf.float32), [I], lambda x: x.astype(np.float32),
+         id="int_to_float"),
+    Case("Cast", lambda x: tf.cast(x, tf.bool), [F64],
+         lambda x: np.array([[v != 0 for v in r] for r in x]), id="float_to_bool"),
+    Case("Cast", lambda x: tf.cast(x, "float64"), [B], lambda x: np.where(x, 1.0, 0.0),
+         id="bool_to_double"),
+    Case("Cast", lambda x: tf.to_int64(x), [np.array([-2.7, -0.5, 0.5, 2.7], np.float32)],
+         lambda x: np.array([-2, 0, 0, 2], np.int64), id="to_int64_truncates"),
+    Case("Cast", lambda x: tf.to_float(x), [I64], lambda x: x.astype(np.float32),
+         id="to_float"),
+    Case("Cast", lambda x: tf.saturate_cast(x, tf.uint8),
+         [np.array([-5.0, 3.7, 300.0, 255.0], np.float32)],
+         lambda x: np.array([0, 3, 255, 255], np.uint8), id="saturate_cast"),
+    # ---- ClipByValue
+    Case("ClipByValue", lambda x: tf.clip_by_value(x, -1.0, 1.5), [F],
+         lambda x: np.array([[min(max(v, -1.0), 1.5) for v in r] for r in x], np.float32),
+         bad_dtypes=[[np.int32]]),
+    Case("ClipByValue", lambda x, lo, hi: tf.clip_by_value(x, lo, hi), [F, ROW_LO, HI],
+         lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi), id="tensor_bounds",
+         bad=[[(3, 4), (3, 1, 4), ()], [(3, 4), (5,), ()]],
+         bad_dtypes=[[np.float32, np.float64, np.float32]]),
+    Case("ClipByValue", lambda x: tf.clip_by_value(x, 0, 3), [I],
+         lambda x: np.array([[min(max(v, 0), 3) for v in r] for r in x], np.int32), id="int"),
+    Case("ClipByValue", lambda x: tf.clip_by_value(x, 1.0, 0.0), [F64],
+         lambda x: np.ones_like(x), id="min_above_max_gives_min"),
+    # ---- Cumsum / Cumprod
+    Case("Cumsum", lambda x: tf.cumsum(x), [F], lambda x: _cumsum_ref(x, 0),
+         bad=[[()]], bad_dtypes=[[np.bool_]]),
+    Case("Cumsum", lambda x: tf.cumsum(x, axis=1, exclusive=True), [F],
+         lambda x: _cumsum_ref(x, 1, exclusive=True), id="exclusive"),
+    Case("Cumsum", lambda x: tf.cumsum(x, -1, reverse=True), [I],
+         lambda x: _cumsum_ref(x, 1, reverse=True), id="reverse_int"),
+    Case("Cumsum", lambda x: tf.cumsum(x, 0, exclusive=True, reverse=True), [I64],
+         lambda x: _cumsum_ref(x, 0, True, True), id="exclusive_reverse"),
+    Case("Cumsum", lambda x: tf.cumsum(x, tf.constant(1, tf.int64), exclusive=True),
+         [np.zeros((2, 0), np.float32)], lambda x: x, id="empty"),
+    Case("Cumprod", lambda x: tf.cumprod(x, 1), [F64], lambda x: _cumprod_ref(x, 1),
+         bad=[[(2,)]], bad_dtypes=[[np.bool_]]),
+    Case("Cumprod", lambda x: tf.cumprod(x, exclusive=True, reverse=True), [I],
+         lambda x: _cumprod_ref(x, 0, True, True), id="exclusive_reverse_int"),
+    # ---- Where (coordinates)
+    Case("Where", lambda c: tf.where(c), [B],
+         lambda c: np.array([[i, j] for i in range(3) for j in range(4) if c[i, j]],
+                            np.int64).reshape(-1, 2)),
+    Case("Where", lambda c: tf.where(c), [I64],
+         lambda c: np.array([[i] for i in range(4) if c[i] != 0], np.int64).reshape(-1, 1),
+         id="int_vector"),
+    Case("Where", lambda c: tf.where_v2(c), [np.zeros((2, 3), bool)],
+         lambda c: np.zeros((0, 2), np.int64), id="none_true_v2"),
+    # ---- Select
+    Case("Select", lambda c, x, y: tf.where(c, x, y), [B, F, -F],
+         lambda c, x, y: np.array([[x[i, j] if c[i, j] else y[i, j] for j in range(4)]
+                                   for i in range(3)], np.float32),
+         bad=[[(3, 4), (3, 4), (3, 5)], [(3, 3), (3, 4), (3, 4)], [(4,), (3, 4), (3, 4)]],
+         bad_dtypes=[[np.float32, np.float32, np.float32], [np.bool_, np.float32, np.int32]]),
+    Case("Select", lambda c, x, y: tf.where(c, x, y), [V, I[:3], -I[:3]],
+         lambda c, x, y: np.stack([x[i] if c[i] else y[i] for i in range(3)]),
+         id="vector_selects_rows"),
+    Case("Select", lambda c, x, y: tf.where(c, x, y), [np.array(False), F64, 2 * F64],
+         lambda c, x, y: 2 * x, id="scalar_condition"),
+    # ---- SelectV2
+    Case("SelectV2", lambda c, x, y: tf.where_v2(c, x, y), [B[0], F, np.float32(7)],
+         lambda c, x, y: np.array([[x[i, j] if c[j] else 7 for j in range(4)]
+                                   for i in range(3)], np.float32),
+         bad=[[(3,), (3, 4), ()]], bad_dtypes=[[np.int32, np.float32, np.float32]]),
+    Case("SelectV2", lambda c, x: tf.where_v2(c, x, -1), [B[:, :1], I],
+         lambda c, x: np.array([[x[i, j] if c[i, 0] else -1 for j in range(4)]
+                                for i in range(3)], np.int32), id="column_condition_int"),
+]

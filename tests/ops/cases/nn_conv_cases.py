@@ -1,0 +1,188 @@
+"""Cases for Conv2D, Conv2DBackpropInput, MaxPool and AvgPool.
+
+The references below loop over output positions (small sizes) and compute TF1's
+padding from its documented rule, independently of the kernels.
+"""
+
+import math
+
+import numpy as np
+
+import staticgraph as tf
+
+from . import Case, rng
+
+R = rng(7)
+
+
+def ref_pads(size, k, stride, dilation, padding):
+    """TF1's (before, after) padding of one dimension."""
+    if padding == "VALID":
+        return 0, 0
+    out = math.ceil(size / stride)
+    total = max((out - 1) * stride + (k - 1) * dilation + 1 - size, 0)
+    return total // 2, total - total // 2
+
+
+def _nhwc(x, fmt):
+    return x if fmt == "NHWC" else np.transpose(x, (0, 2, 3, 1))
+
+
+def _back(x, fmt):
+    return x if fmt == "NHWC" else np.transpose(x, (0, 3, 1, 2))
+
+
+def naive_conv2d(x, f, strides=(1, 1), padding="VALID", dilations=(1, 1), fmt="NHWC",
+                 pads=None):
+    """Convolution by a loop over output positions; ``pads`` overrides the padding rule."""
+    x = _nhwc(x, fmt)
+    n, h, w, c = x.shape
+    kh, kw, _, oc = f.shape
+    (sh, sw), (dh, dw) = strides, dilations
+    (pt, pb), (pl, pr) = pads or (ref_pads(h, kh, sh, dh, padding),
+                                  ref_pads(w, kw, sw, dw, padding))
+    xp = np.zeros((n, h + pt + pb, w + pl + pr, c), np.float64)
+    xp[:, pt:pt + h, pl:pl + w] = x
+    oh = (xp.shape[1] - (kh - 1) * dh - 1) // sh + 1
+    ow = (xp.shape[2] - (kw - 1) * dw - 1) // sw + 1
+    out = np.zeros((n, oh, ow, oc))
+    for b in range(n):
+        for i in range(oh):
+            for j in range(ow):
+                rows = [i * sh + a * dh for a in range(kh)]
+                cols = [j * sw + a * dw for a in range(kw)]
+                window = xp[b][np.ix_(rows, cols)]          # (kh, kw, c)
+                out[b, i, j] = np.einsum("hwc,hwco->o", window, f.astype(np.float64))
+    return _back(out.astype(x.dtype), fmt)
+
+
+def naive_conv2d_transpose(dy, f, out_shape, strides=(1, 1), padding="SAME", dilations=(1, 1),
+                           fmt="NHWC"):
+    """Transposed convolution: scatter every ``dy`` position through the filter."""
+    dy = _nhwc(dy, fmt)
+    n, h, w, c = out_shape if fmt == "NHWC" else (out_shape[0], *out_shape[2:], out_shape[1])
+    kh, kw = f.shape[:2]
+    (sh, sw), (dh, dw) = strides, dilations
+    (pt, pb), (pl, pr) = ref_pads(h, kh, sh, dh, padding), ref_pads(w, kw, sw, dw, padding)
+    dx = np.zeros((n, h + pt + pb, w + pl + pr, c))
+    for b in range(n):
+        for i in range(dy.shape[1]):
+            for j in range(dy.shape[2]):
+                for a in range(kh):
+                    for e in range(kw):
+                        dx[b, i * sh + a * dh, j * sw + e * dw] += f[a, e] @ dy[b, i, j]
+    return _back(dx[:, pt:pt + h, pl:pl + w].astype(dy.dtype), fmt)
+
+
+def naive_pool(x, ksize, strides, padding, kind, fmt="NHWC"):
+    """Max or mean over the valid (non-padded) part of each window."""
+    x = _nhwc(x, fmt)
+    n, h, w, c = x.shape
+    (kh, kw), (sh, sw) = ksize, strides
+    pt, pl = ref_pads(h, kh, sh, 1, padding)[0], ref_pads(w, kw, sw, 1, padding)[0]
+    oh = math.ceil(h / sh) if padding == "SAME" else (h - kh) // sh + 1
+    ow = math.ceil(w / sw) if padding == "SAME" else (w - kw) // sw + 1
+    out = np.zeros((n, oh, ow, c), x.dtype)
+    for i in range(oh):
+        for j in range(ow):
+            r0, c0 = i * sh - pt, j * sw - pl
+            win = x[:, max(r0, 0):min(r0 + kh, h), max(c0, 0):min(c0 + kw, w)]
+            if kind == "max":
+                out[:, i, j] = win.max(axis=(1, 2))
+            else:
+                out[:, i, j] = win.astype(np.float64).mean(axis=(1, 2))
+    return _back(out, fmt)
+
+
+def _f(*shape, dtype=np.float32):
+    return R.standard_normal(shape).astype(dtype)
+
+
+def conv_case(xs, fs, strides, padding, dilations=(1, 1), fmt="NHWC", dtype=np.float32,
+              id="", **kw):
+    x, f = _f(*xs, dtype=dtype), _f(*fs, dtype=dtype)
+    full = lambda v: [1, *v, 1] if fmt == "NHWC" else [1, 1, *v]  # noqa: E731
+    return Case("Conv2D",
+                lambda x, f: tf.nn.conv2d(x, f, full(strides), padding, data_format=fmt,
+                                          dilations=full(dilations)),
+                [x, f], lambda x, f: naive_conv2d(x, f, strides, padding, dilations, fmt),
+                rtol=1e-4, atol=1e-5, id=id, **kw)
+
+
+def transpose_case(ys, fs, out_shape, strides, padding, dilations=(1, 1), fmt="NHWC",
+                   dtype=np.float32, id="", **kw):
+    y, f = _f(*ys, dtype=dtype), _f(*fs, dtype=dtype)
+    full = lambda v: [1, *v, 1] if fmt == "NHWC" else [1, 1, *v]  # noqa: E731
+    return Case("Conv2DBackpropInput",
+                lambda y, f: tf.nn.conv2d_transpose(y, f, out_shape, full(strides), padding,
+                                                    data_format=fmt, dilations=full(dilations)),
+                [y, f], lambda y, f: naive_conv2d_transpose(y, f, out_shape, strides, padding,
+                                                            dilations, fmt),
+                rtol=1e-4, atol=1e-5, id=id, **kw)
+
+
+def pool_case(kind, xs, ksize, strides, padding, fmt="NHWC", dtype=np.float32, id="", **kw):
+    x = _f(*xs, dtype=np.float64)
+    x = (x * 10).astype(dtype) if np.dtype(dtype).kind == "i" else x.astype(dtype)
+    fn = tf.nn.max_pool if kind == "max" else tf.nn.avg_pool
+    full = lambda v: [1, *v, 1] if fmt == "NHWC" else [1, 1, *v]  # noqa: E731
+    tol = {"rtol": 2e-3, "atol": 2e-3} if dtype == np.float16 else {}
+    return Case("MaxPool" if kind == "max" else "AvgPool",
+                lambda x: fn(x, full(ksize), full(strides), padding, data_format=fmt),
+                [x], lambda x: naive_pool(x, ksize, strides, padding, kind, fmt),
+                id=id, **tol, **kw)
+
+
+CASES = [
+    conv_case((2, 6, 7, 3), (3, 3, 3, 4), (1, 1), "SAME", id="same_s1",
+              bad=[[(2, 6, 7, 3), (3, 3, 2, 4)], [(6, 7, 3), (3, 3, 3, 4)],
+                   [(2, 6, 7, 3), (3, 3, 4)]],
+              bad_dtypes=[[np.float32, np.float64], [np.int32, np.int32]]),
+    conv_case((2, 7, 5, 2), (3, 3, 2, 3), (2, 2), "SAME", id="same_s2_odd"),
+    conv_case((2, 7, 8, 2), (3, 2, 2, 3), (2, 2), "VALID", id="valid_s2",
+              bad=[[(1, 2, 8, 2), (3, 2, 2, 3)]]),
+    conv_case((1, 8, 7, 2), (3, 3, 2, 2), (1, 1), "SAME", (2, 2), dtype=np.float64,
+              id="same_dilated"),
+    conv_case((2, 9, 8, 1), (2, 3, 1, 2), (1, 1), "VALID", (2, 2), id="valid_dilated"),
+    conv_case((2, 9, 9, 2), (2, 2, 2, 3), (2, 3), "SAME", (2, 1), id="same_s2_dilated_even_k"),
+    conv_case((2, 3, 7, 5), (3, 3, 3, 4), (2, 2), "SAME", fmt="NCHW", id="nchw"),
+    conv_case((3, 4, 5, 6), (1, 1, 6, 2), (1, 1), "VALID", id="1x1"),
+    conv_case((2, 6, 7, 6), (3, 2, 6, 3), (1, 2), "SAME", id="6_channels"),
+    conv_case((1, 9, 8, 4), (3, 3, 4, 2), (2, 1), "VALID", (1, 2), id="4_channels_dilated"),
+    conv_case((0, 5, 5, 2), (3, 3, 2, 3), (1, 1), "SAME", id="empty_batch"),
+    Case("Conv2D", lambda x, f: tf.nn.conv2d(x, f, 1, [[0, 0], [1, 2], [0, 1], [0, 0]]),
+         [_f(2, 5, 6, 2), _f(3, 3, 2, 2)],
+         lambda x, f: naive_conv2d(x, f, pads=((1, 2), (0, 1))), rtol=1e-4, atol=1e-5,
+         id="explicit"),
+
+    transpose_case((2, 4, 4, 4), (3, 3, 3, 4), [2, 7, 7, 3], (2, 2), "SAME", id="same_s2",
+                   bad=[[(2, 4, 4, 5), (3, 3, 3, 4)], [(2, 5, 4, 4), (3, 3, 3, 4)],
+                        [(2, 4, 4, 4), (3, 3, 2, 4)]],
+                   bad_dtypes=[[np.float64, np.float32]]),
+    transpose_case((2, 3, 4, 2), (3, 3, 3, 2), [2, 5, 6, 3], (1, 1), "VALID", id="valid_s1"),
+    transpose_case((1, 3, 3, 2), (3, 3, 1, 2), [1, 8, 7, 1], (2, 2), "VALID",
+                   id="valid_s2_uncovered"),
+    transpose_case((2, 5, 6, 2), (3, 2, 3, 2), [2, 5, 6, 3], (1, 1), "SAME", (2, 2),
+                   dtype=np.float64, id="same_dilated"),
+    transpose_case((2, 4, 3, 3), (3, 3, 2, 4), [2, 2, 5, 6], (2, 2), "SAME", fmt="NCHW",
+                   id="nchw"),
+
+    pool_case("max", (2, 6, 8, 3), (2, 2), (2, 2), "VALID", id="2x2_valid",
+              bad=[[(2, 1, 8, 3)], [(6, 8, 3)]], bad_dtypes=[[np.bool_]]),
+    pool_case("max", (2, 7, 5, 2), (3, 3), (2, 2), "SAME", id="3x3_s2_same"),
+    pool_case("max", (2, 5, 6, 2), (3, 3), (1, 1), "SAME", dtype=np.int32, id="int32_same"),
+    pool_case("max", (2, 5, 5, 2), (2, 2), (2, 2), "SAME", id="2x2_same_odd"),
+    pool_case("max", (1, 7, 7, 2), (2, 2), (2, 2), "VALID", id="2x2_valid_odd"),
+    pool_case("max", (2, 3, 6, 5), (2, 2), (2, 2), "SAME", fmt="NCHW", id="nchw"),
+    pool_case("max", (2, 6, 7, 2), (2, 3), (1, 2), "VALID", dtype=np.float64, id="2x3_s12"),
+    Case("MaxPool", lambda x: tf.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "SAME"),
+         [-np.abs(_f(1, 3, 3, 2)) - 1], lambda x: naive_pool(x, (2, 2), (2, 2), "SAME", "max"),
+         id="negative_same"),
+
+    pool_case("avg", (2, 6, 8, 3), (2, 2), (2, 2), "VALID", id="2x2_valid",
+              bad=[[(2, 6, 1, 3)]], bad_dtypes=[[np.int32]]),
+    pool_case("avg", (2, 7, 5, 2), (3, 3), (2, 2), "SAME", id="3x3_s2_same"),
+    pool_case("avg", (2, 5, 6, 2), (3, 3), (1, 1), "SAME", dtype=np.float64, id="3x3_s1_same"),
+    pool_case("avg", (2, 2, 5, 5), (2, 2), (2, 2), "SAME", fmt="NCHW", id="nchw"),
+    pool_case("avg", (1, 5, 7, 2), (2, 3), (2, 2), "SAME", dtype=np.float16, id="float16"),
+]

@@ -1,0 +1,85 @@
+"""Cases for reductions: Sum, Mean, Max, Min, Prod, Any, All, ArgMax, ArgMin."""
+
+import numpy as np
+
+import staticgraph as tf
+
+from . import Case, rng
+
+R = rng(7)
+F = R.standard_normal((2, 3, 4)).astype(np.float32)
+F64 = R.standard_normal((3, 5))
+H = R.standard_normal((4, 3)).astype(np.float16)
+I = R.integers(-9, 9, (3, 4)).astype(np.int32)
+I64 = R.integers(-9, 9, (5,)).astype(np.int64)
+U8 = R.integers(0, 50, (2, 3)).astype(np.uint8)
+B = R.random((3, 4)) > 0.5
+EMPTY = np.zeros((0, 3), np.float32)
+SCALAR = np.array(2.5, np.float32)
+TIES = np.array([[1, 3, 3], [2, 2, 0]], np.int32)
+
+CASES = [
+    # ---- Sum
+    Case("Sum", lambda x: tf.reduce_sum(x, 1), [F], lambda x: x.sum(1),
+         bad=[[(2,)]], bad_dtypes=[[np.bool_]]),
+    Case("Sum", lambda x: tf.reduce_sum(x), [F], lambda x: x.sum(), id="all", rtol=1e-5),
+    Case("Sum", lambda x: tf.reduce_sum(x, axis=[0, -1], keepdims=True), [F],
+         lambda x: x.sum((0, 2), keepdims=True), id="keepdims_negative"),
+    Case("Sum", lambda x: tf.reduce_sum(x, reduction_indices=(2, 0), keep_dims=True), [F],
+         lambda x: x.sum((0, 2), keepdims=True), id="old_keywords"),
+    Case("Sum", lambda x: tf.reduce_sum(x, [1, -1]), [I], lambda x: x.sum(1, dtype=np.int32),
+         id="int_duplicate_axis"),
+    Case("Sum", lambda x: tf.reduce_sum(x, []), [I], lambda x: x, id="no_axes"),
+    Case("Sum", lambda x: tf.reduce_sum(x, tf.constant(-1, tf.int64)), [F64],
+         lambda x: x.sum(-1), id="int64_axis_tensor"),
+    Case("Sum", lambda x: tf.reduce_sum(x, 0), [EMPTY], lambda x: np.zeros(3, np.float32),
+         id="empty"),
+    Case("Sum", lambda x: tf.reduce_sum(x), [SCALAR], lambda x: x, id="scalar"),
+    Case("Sum", lambda x: tf.reduce_sum(x, 1), [U8], lambda x: x.sum(1, dtype=np.uint8),
+         id="uint8"),
+    Case("Sum", lambda x: tf.reduce_sum(x, 0), [H],
+         lambda x: x.astype(np.float32).sum(0).astype(np.float16), id="float16", rtol=1e-3,
+         atol=1e-3),
+    # ---- Mean
+    Case("Mean", lambda x: tf.reduce_mean(x, [0, 2]), [F], lambda x: x.mean((0, 2)),
+         bad=[[(2, 3)]], bad_dtypes=[[np.bool_]]),
+    Case("Mean", lambda x: tf.reduce_mean(x), [F64], lambda x: x.mean(), id="all"),
+    Case("Mean", lambda x: tf.reduce_mean(x, 1), [I],
+         lambda x: np.trunc(x.sum(1) / 4).astype(np.int32), id="int_truncates"),
+    Case("Mean", lambda x: tf.reduce_mean(x), [I64],
+         lambda x: np.int64(np.trunc(x.sum() / 5)), id="int64_all"),
+    Case("Mean", lambda x: tf.reduce_mean(x, 0, keepdims=True), [EMPTY],
+         lambda x: np.full((1, 3), np.nan, np.float32), id="empty_nan"),
+    # ---- Max / Min
+    Case("Max", lambda x: tf.reduce_max(x, -1), [F], lambda x: x.max(-1), bad=[[()]]),
+    Case("Max", lambda x: tf.reduce_max(x, keepdims=True), [I], lambda x: x.max(keepdims=True),
+         id="int_all_keepdims"),
+    Case("Max", lambda x: tf.reduce_max(x, 0), [EMPTY],
+         lambda x: np.full(3, -np.inf, np.float32), id="empty"),
+    Case("Min", lambda x: tf.reduce_min(x, [1]), [F], lambda x: x.min(1),
+         bad_dtypes=[[np.bool_]]),
+    Case("Min", lambda x: tf.reduce_min(x, 1), [I], lambda x: x.min(1), id="int"),
+    # ---- Prod
+    Case("Prod", lambda x: tf.reduce_prod(x, 0), [F64], lambda x: x.prod(0)),
+    Case("Prod", lambda x: tf.reduce_prod(x, 1, keepdims=True), [I],
+         lambda x: x.prod(1, keepdims=True, dtype=np.int32), id="int"),
+    # ---- Any / All
+    Case("Any", lambda x: tf.reduce_any(x, 1), [B], lambda x: x.any(1),
+         bad_dtypes=[[np.float32]]),
+    Case("Any", lambda x: tf.reduce_any(x, 0), [np.zeros((0, 2), bool)],
+         lambda x: np.zeros(2, bool), id="empty"),
+    Case("All", lambda x: tf.reduce_all(x, -2, keep_dims=True), [B],
+         lambda x: x.all(0, keepdims=True), bad_dtypes=[[np.int32]]),
+    Case("All", lambda x: tf.reduce_all(x, [0, 1]), [B], lambda x: x.all(), id="both_axes"),
+    # ---- ArgMax / ArgMin
+    Case("ArgMax", lambda x: tf.argmax(x, 1), [F], lambda x: x.argmax(1).astype(np.int64),
+         bad=[[(2,)]]),
+    Case("ArgMax", lambda x: tf.argmax(x), [TIES], lambda x: np.array([1, 0, 0], np.int64),
+         id="default_axis_first_tie"),
+    Case("ArgMax", lambda x: tf.argmax(x, dimension=-1, output_type=tf.int32), [TIES],
+         lambda x: np.array([1, 0], np.int32), id="dimension_int32"),
+    Case("ArgMin", lambda x: tf.argmin(x, axis=2), [F], lambda x: x.argmin(2).astype(np.int64),
+         bad=[[(2, 3)]]),
+    Case("ArgMin", lambda x: tf.argmin(x, 0, output_type=tf.int32), [I64],
+         lambda x: np.int32(x.argmin()), id="vector_int32"),
+]

@@ -1,0 +1,165 @@
+"""Compiled plans: one per (fetches, feed keys) signature, flat, freeing intermediates,
+ordered by dependencies, invalidated when the graph's edges change."""
+
+import re
+import time
+
+import numpy as np
+import pytest
+
+import staticgraph as tf
+from staticgraph.session import session as session_module
+
+
+@pytest.fixture
+def g():
+    graph = tf.Graph()
+    with graph.as_default():
+        yield graph
+
+
+@pytest.fixture
+def compile_count(monkeypatch):
+    calls = []
+    real = session_module.Plan
+
+    def counting_plan(*args, **kwargs):
+        calls.append(args[1:])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(session_module, "Plan", counting_plan)
+    return calls
+
+
+def test_same_signature_compiles_once(g, compile_count):
+    x = tf.placeholder(tf.float32, [None], name="x")
+    y = tf.placeholder(tf.float32, [None], name="y")
+    s = tf.add(x, y)
+    with tf.Session() as sess:
+        for i in range(5):
+            out = sess.run([s, {"x": x}], {x: [float(i)], y: [1.0]})   # a new list each time
+            assert out[0].tolist() == [i + 1.0]
+        assert len(compile_count) == 1
+        sess.run([s, {"x": x}], {y: [1.0], x: [2.0]})     # other feed order: new signature
+        sess.run(s, {x: [1.0], y: [1.0]})                 # other fetch structure
+        sess.run((s, {"x": x}), {x: [1.0], y: [1.0]})     # tuple, not list
+        assert len(compile_count) == 4
+        sess.run(s, {x: [1.0], y: [1.0]})
+        assert len(compile_count) == 4
+
+
+def test_failed_compile_is_not_cached(g, compile_count):
+    x = tf.placeholder(tf.float32, [], name="x")
+    with tf.Session() as sess:
+        for _ in range(2):
+            with pytest.raises(tf.errors.InvalidArgumentError):
+                sess.run(x)
+        assert len(compile_count) == 2
+        assert sess.run(x, {x: 1.0}) == 1.0
+
+
+def test_plan_frees_intermediates_after_last_use(g):
+    x = tf.placeholder(tf.float32, [None], name="x")
+    a = tf.add(x, 1.0, name="a")
+    b = tf.multiply(a, 2.0, name="b")
+    c = tf.subtract(b, a, name="c")          # a's last use
+    d = tf.multiply(c, c, name="d")          # c's last use
+    with tf.Session() as sess:
+        src = sess.plan_source([d, b], [x])
+        lines = src.splitlines()
+        a_var = f"t{a.op._id}_0"
+        c_var = f"t{c.op._id}_0"
+        b_var = f"t{b.op._id}_0"
+        c_line = next(i for i, ln in enumerate(lines) if ln.strip().startswith(f"{c_var} ="))
+        assert re.search(rf"del .*\b{a_var}\b", lines[c_line + 1])      # freed right after c
+        d_line = next(i for i, ln in enumerate(lines) if f"{c_var}, {c_var}" in ln)
+        assert re.search(rf"del .*\b{c_var}\b", lines[d_line + 1])
+        assert not any(ln.strip().startswith("del") and b_var in ln for ln in lines)  # fetched
+        np.testing.assert_allclose(sess.run([d, b], {x: [1.0]})[0], [4.0])   # ((1+1)*2-2)**2
+
+
+def test_plan_is_flat_and_prunes(g):
+    x = tf.placeholder(tf.float32, [2], name="x")
+    used = tf.add(x, 1.0)
+    unused = tf.multiply(x, 3.0, name="unused")
+    with tf.Session() as sess:
+        src = sess.plan_source(used, [x])
+    assert "for " not in src and "while " not in src
+    assert f"k{unused.op._id}" not in src
+    assert f"k{used.op._id}(" in src
+    # constants are bound once, not computed per run
+    assert not re.search(r"k\d+\(\)", src)
+
+
+def test_unused_outputs_are_discarded(g):
+    v = tf.Variable(0, name="v")
+    inc = tf.assign_add(v, 1)
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        src = sess.plan_source(inc.op)
+        assert f"_ = k{inc.op._id}(" in src
+        assert sess.run(inc.op) is None and sess.run(v) == 1
+
+
+def test_feeding_a_constant_is_not_folded_away(g):
+    c = tf.constant([1.0, 2.0, 3.0, 4.0], name="c")
+    r = tf.reshape(c, [2, 2])              # foldable while declaring
+    out = tf.multiply(r, 1.0)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(out), [[1, 2], [3, 4]])
+        np.testing.assert_array_equal(sess.run(out, {c: [5.0, 6.0, 7.0, 8.0]}),
+                                      [[5, 6], [7, 8]])
+
+
+def test_late_control_input_orders_execution_and_drops_plans(g):
+    v = tf.Variable(0, name="v")
+    read = v.read_value()                                  # created before the increment
+    inc = tf.assign_add(v, 5, name="inc")
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run(read) == 0
+        read.op._add_control_input(inc.op)                  # now read must follow inc
+        assert sess.run(read) == 5
+        assert sess.run(v) == 5
+
+
+def test_control_dependency_cycle_is_reported(g):
+    a = tf.no_op(name="a")
+    b = tf.no_op(name="b")
+    a._add_control_input(b)
+    b._add_control_input(a)
+    with tf.Session() as sess:
+        with pytest.raises(ValueError, match="cycle"):
+            sess.run(a)
+
+
+def test_add_control_input_checks_graph(g):
+    other = tf.Graph()
+    with other.as_default():
+        alien = tf.no_op(name="alien")
+    a = tf.no_op(name="a")
+    with pytest.raises(ValueError, match="belongs to"):
+        a._add_control_input(alien)
+
+
+def test_fetched_placeholder_op_when_fed(g):
+    x = tf.placeholder(tf.float32, [], name="x")
+    with tf.Session() as sess:
+        assert sess.run([x, x.op], {x: 2.0}) == [2.0, None]
+        with tf.control_dependencies([x.op]):
+            y = tf.constant(1.0)
+        assert sess.run(y, {x: 2.0}) == 1.0
+
+
+def test_run_is_fast(g):
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = tf.add(x, 1.0)
+    value = np.ones(2, np.float32)
+    with tf.Session() as sess:
+        sess.run(y, {x: value})
+        n = 2000
+        start = time.perf_counter()
+        for _ in range(n):
+            sess.run(y, {x: value})
+        per_run = (time.perf_counter() - start) / n
+    assert per_run < 50e-6, f"{per_run * 1e6:.1f} us per run"

@@ -1,0 +1,112 @@
+"""Concurrent Session.run calls from several threads on one session."""
+
+import threading
+
+import numpy as np
+
+import staticgraph as tf
+from staticgraph.session import session as session_module
+
+THREADS = 8
+RUNS = 100
+
+
+def _run_threads(target):
+    errors = []
+    barrier = threading.Barrier(THREADS)
+
+    def wrapper(i):
+        try:
+            barrier.wait()
+            target(i)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=wrapper, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+def test_concurrent_runs_give_each_thread_its_own_result():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float64, [None], name="x")
+        w = tf.Variable(np.array([2.0], np.float64), name="w")
+        y = tf.add(tf.multiply(x, w), 1.0)
+        z = tf.multiply(y, y)
+    sess = tf.Session(graph=g)
+    sess.run(w.initializer)
+
+    def work(i):
+        for j in range(RUNS):
+            value = np.full(3, i * 1000.0 + j)
+            out = sess.run({"y": y, "z": [z]}, {x: value})
+            np.testing.assert_array_equal(out["y"], value * 2 + 1)
+            np.testing.assert_array_equal(out["z"][0], (value * 2 + 1) ** 2)
+
+    _run_threads(work)
+    sess.close()
+
+
+def test_concurrent_first_runs_compile_once(monkeypatch):
+    calls = []
+    real = session_module.Plan
+
+    def counting_plan(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(session_module, "Plan", counting_plan)
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.int32, [], name="x")
+        y = tf.add(x, 1)
+    sess = tf.Session(graph=g)
+
+    def work(i):
+        for j in range(20):
+            assert sess.run([y], {x: i + j}) == [i + j + 1]
+
+    _run_threads(work)
+    assert len(calls) == 1
+    sess.close()
+
+
+def test_concurrent_assign_add_with_distinct_variables():
+    g = tf.Graph()
+    with g.as_default():
+        counters = [tf.Variable(0, name=f"c{i}") for i in range(THREADS)]
+        incs = [tf.assign_add(c, 1) for c in counters]
+        init = tf.global_variables_initializer()
+    sess = tf.Session(graph=g)
+    sess.run(init)
+
+    def work(i):
+        for _ in range(RUNS):
+            sess.run(incs[i])
+
+    _run_threads(work)
+    assert sess.run(counters) == [RUNS] * THREADS
+    sess.close()
+
+
+def test_concurrent_sessions_keep_separate_state():
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.Variable(0, name="v")
+        inc = tf.assign_add(v, 1)
+    sessions = [tf.Session(graph=g) for _ in range(THREADS)]
+    for s in sessions:
+        s.run(v.initializer)
+
+    def work(i):
+        for _ in range(i + 1):
+            sessions[i].run(inc)
+
+    _run_threads(work)
+    assert [s.run(v) for s in sessions] == list(range(1, THREADS + 1))
+    for s in sessions:
+        s.close()

@@ -1,0 +1,57 @@
+"""staticgraph.errors: TF1's error classes, codes and what they carry."""
+
+import pickle
+
+import pytest
+
+import staticgraph as tf
+from staticgraph import errors
+
+CLASSES = [
+    ("CancelledError", 1), ("UnknownError", 2), ("InvalidArgumentError", 3),
+    ("DeadlineExceededError", 4), ("NotFoundError", 5), ("AlreadyExistsError", 6),
+    ("PermissionDeniedError", 7), ("ResourceExhaustedError", 8),
+    ("FailedPreconditionError", 9), ("AbortedError", 10), ("OutOfRangeError", 11),
+    ("UnimplementedError", 12), ("InternalError", 13), ("UnavailableError", 14),
+    ("DataLossError", 15), ("UnauthenticatedError", 16),
+]
+
+
+@pytest.mark.parametrize("name,code", CLASSES)
+def test_classes_and_codes(name, code):
+    cls = getattr(errors, name)
+    assert issubclass(cls, errors.OpError) and issubclass(cls, Exception)
+    assert cls.error_code == code
+    assert errors.exception_type_from_error_code(code) is cls
+    assert errors.error_code_from_exception_type(cls) == code
+    err = cls(None, None, "something failed")
+    assert err.message == "something failed" and str(err) == "something failed"
+    assert err.op is None and err.node_def is None and err.error_code == code
+    assert cls.__doc__
+    assert getattr(tf.errors, name) is cls
+
+
+def test_code_constants():
+    assert errors.OK == 0 and errors.INVALID_ARGUMENT == 3 and errors.FAILED_PRECONDITION == 9
+    assert errors.OUT_OF_RANGE == 11 and errors.UNAUTHENTICATED == 16
+    with pytest.raises(KeyError):
+        errors.exception_type_from_error_code(99)
+    with pytest.raises(KeyError):
+        errors.error_code_from_exception_type(ValueError)
+
+
+def test_op_error_carries_the_op_and_pickles():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, name="x")
+    err = errors.InvalidArgumentError("x = Placeholder()", x.op, "bad")
+    assert err.op is x.op and err.node_def == "x = Placeholder()"
+    base = errors.OpError(None, None, "generic", errors.ABORTED)
+    assert base.error_code == errors.ABORTED
+    copy = pickle.loads(pickle.dumps(errors.NotFoundError(None, None, "missing")))
+    assert isinstance(copy, errors.NotFoundError) and copy.message == "missing"
+
+
+def test_catching_by_base_class():
+    with pytest.raises(errors.OpError):
+        raise errors.OutOfRangeError(None, None, "end of sequence")
