@@ -141,7 +141,8 @@ def main():
     }
     tf1 = tensorflow_v1()
     if tf1 is None:
-        print("(tensorflow not installed: TF1 column skipped; pip install tensorflow-cpu to add it)")
+        print("(tensorflow not installed: TF1 column skipped; "
+              "pip install tensorflow-cpu to add it)")
     else:
         tg = tf1.Graph()
         with tg.as_default():

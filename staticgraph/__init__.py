@@ -36,7 +36,7 @@ from .ops.variables import Variable, VariableV1  # noqa: E402
 def _export_families():
     """Put every op family's public functions at the top level, except ``tf.nn``'s."""
     namespace = globals()
-    nn_families = {ops.nn_activation, ops.nn_loss, ops.nn_norm, ops.nn_conv}
+    nn_families = {ops.nn_activation, ops.nn_loss, ops.nn_norm, ops.nn_conv, ops.nn_pool}
     for module in ops.FAMILIES:
         if module in nn_families:
             continue

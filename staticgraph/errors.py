@@ -49,7 +49,8 @@ class OpError(Exception):
         return self.message
 
     def __reduce__(self):
-        return type(self), (self.node_def, self.op, self.message)
+        # The op (and its graph) stays behind: errors cross process boundaries without it.
+        return type(self), (self.node_def, None, self.message)
 
 
 def _make(name, code, doc):

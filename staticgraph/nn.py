@@ -1,18 +1,19 @@
-"""``tf.nn``: neural-network ops (activations, losses, normalization, convolution)."""
+"""``tf.nn``: neural-network ops (activations, losses, normalization, convolution, pooling)."""
 
-from .ops import array_index as _array_index
+from .ops import array_select as _array_select
 from .ops import math_unary as _math_unary
 from .ops import nn_activation as _act
 from .ops import nn_conv as _conv
 from .ops import nn_loss as _loss
 from .ops import nn_norm as _norm
+from .ops import nn_pool as _pool
 
-for _module in (_act, _loss, _norm, _conv):
+for _module in (_act, _loss, _norm, _conv, _pool):
     for _name in _module.__all__:
         globals()[_name] = getattr(_module, _name)
 # TF1 also exposes these math and array functions under tf.nn.
 for _module, _name in ((_math_unary, "sigmoid"), (_math_unary, "tanh"),
-                       (_array_index, "top_k")):
+                       (_array_select, "top_k")):
     if hasattr(_module, _name):
         globals()[_name] = getattr(_module, _name)
 del _module, _name

@@ -50,6 +50,9 @@ def test_op_error_carries_the_op_and_pickles():
     assert base.error_code == errors.ABORTED
     copy = pickle.loads(pickle.dumps(errors.NotFoundError(None, None, "missing")))
     assert isinstance(copy, errors.NotFoundError) and copy.message == "missing"
+    copy = pickle.loads(pickle.dumps(err))       # the op stays behind
+    assert isinstance(copy, errors.InvalidArgumentError) and copy.op is None
+    assert copy.message == "bad" and copy.node_def == "x = Placeholder()"
 
 
 def test_catching_by_base_class():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import threading
 
 from .graph import Graph
 
@@ -27,6 +28,7 @@ class _GlobalDefault:
     """Holds the process-wide default graph, created on first use."""
 
     graph = None
+    lock = threading.Lock()
 
 
 def get_default_graph() -> Graph:
@@ -34,9 +36,13 @@ def get_default_graph() -> Graph:
     stack = _graph_stack.get()
     if stack:
         return stack[-1]
-    if _GlobalDefault.graph is None:
-        _GlobalDefault.graph = Graph()
-    return _GlobalDefault.graph
+    graph = _GlobalDefault.graph
+    if graph is None:
+        with _GlobalDefault.lock:  # two threads must not create two global graphs
+            if _GlobalDefault.graph is None:
+                _GlobalDefault.graph = Graph()
+            graph = _GlobalDefault.graph
+    return graph
 
 
 @contextlib.contextmanager

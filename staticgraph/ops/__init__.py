@@ -6,17 +6,19 @@ Importing this package registers every op type and installs Python operators on
 ``Tensor`` and ``Variable``.
 """
 
-from . import (array_combine, array_index, array_shape, core_ops, linalg, math_binary,
-               math_compare, math_misc, math_unary, nn_activation, nn_conv, nn_loss, nn_norm,
-               random_ops, reduction, variables)
+from . import (array_combine, array_fill, array_gather, array_select, array_shape, array_slice,
+               array_transform, core_ops, linalg, math_binary, math_compare, math_misc,
+               math_unary, nn_activation, nn_conv, nn_loss, nn_norm, nn_pool, random_ops,
+               reduction, variables)
 from .convert import constant, convert_n_to_tensor, convert_to_tensor
 from .operators import install_operators
 from .registry import OpDef, apply_op, get_op_def, register, registered_types
 from .static_value import constant_value, constant_value_as_shape
 
 FAMILIES = (core_ops, variables, math_unary, math_binary, math_compare, math_misc, reduction,
-            linalg, array_shape, array_combine, array_index, nn_activation, nn_loss, nn_norm,
-            nn_conv, random_ops)
+            linalg, array_shape, array_fill, array_transform, array_combine, array_slice,
+            array_gather, array_select, nn_activation, nn_loss, nn_norm, nn_conv, nn_pool,
+            random_ops)
 
 
 def public_functions() -> dict:
@@ -31,7 +33,7 @@ def public_functions() -> dict:
 def _install():
     from ..graphlib import Tensor
     functions = public_functions()
-    functions["slice_helper"] = getattr(array_index, "slice_helper", None)
+    functions["slice_helper"] = getattr(array_slice, "slice_helper", None)
     missing = [k for k in ("add", "subtract", "multiply", "truediv", "floordiv", "floormod",
                            "pow", "matmul", "logical_and", "logical_or", "logical_xor",
                            "less", "less_equal", "greater", "greater_equal", "negative", "abs",

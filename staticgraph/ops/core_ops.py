@@ -160,7 +160,8 @@ def tuple(tensors, name=None, control_inputs=None):  # noqa: A001 - TF1's name
         gate = group(*deps)
         with control_dependencies([gate]):
             return [None if t is None else
-                    (identity(t) if isinstance(t, Tensor) else gate) for t in tensors]
+                    (identity(t, name="control_dependency") if isinstance(t, Tensor) else gate)
+                    for t in tensors]
 
 
 _builtin_tuple = builtins.tuple

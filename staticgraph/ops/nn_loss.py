@@ -14,6 +14,7 @@ import numpy as np
 from .. import errors
 from ..graphlib import Tensor, TensorShape, broadcast_static, dtypes, name_scope
 from . import array_shape as _array_shape
+from . import array_transform as _array_transform
 from . import math_binary as _math_binary
 from . import math_misc as _math_misc
 from . import math_unary as _math_unary
@@ -317,7 +318,7 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
     """
     _ensure_xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
     with name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
-        labels = _array_shape.stop_gradient(labels, name="labels_stop_gradient")
+        labels = _array_transform.stop_gradient(labels, name="labels_stop_gradient")
         return _softmax_xent(labels, logits, dim, scope, "softmax_cross_entropy_with_logits")
 
 

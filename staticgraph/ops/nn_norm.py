@@ -13,8 +13,9 @@ import numpy as np
 
 from ..graphlib import Tensor, TensorShape, dtypes, name_scope
 from . import array_combine as _array_combine
-from . import array_index as _array_index
+from . import array_gather as _array_gather
 from . import array_shape as _array_shape
+from . import array_transform as _array_transform
 from . import core_ops as _core_ops
 from . import math_binary as _math_binary
 from . import math_misc as _math_misc
@@ -101,7 +102,7 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
         y = _math_misc.cast(x, dtypes.float32) if x.dtype is dtypes.float16 else x
         mean = _reduction.reduce_mean(y, axes, keepdims=True, name="mean")
         variance = _reduction.reduce_mean(
-            _math_binary.squared_difference(y, _array_shape.stop_gradient(mean)), axes,
+            _math_binary.squared_difference(y, _array_transform.stop_gradient(mean)), axes,
             keepdims=True, name="variance")
         if not keep:
             squeeze_axes = [axes] if isinstance(axes, int) else axes
@@ -279,10 +280,10 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         params = [convert_to_tensor(p, name="params") for p in params]
         ids = convert_to_tensor(ids, name="ids")
         if len(params) == 1:
-            result = _array_index.gather(params[0], ids, name=scope)
+            result = _array_gather.gather(params[0], ids, name=scope)
         else:
             table, ids = _sharded_table(params, ids, partition_strategy)
-            result = _array_index.gather(table, ids, name=scope)
+            result = _array_gather.gather(table, ids, name=scope)
         result = _clip_by_norm_rows(result, ids, max_norm)
         return _core_ops.identity(result)
 
@@ -299,5 +300,5 @@ def _sharded_table(params, ids, strategy):
     n = len(params)
     offsets = constant(np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(
         ids.dtype.np_dtype), name="shard_offsets")
-    rows = _array_index.gather(offsets, ids % n) + ids // n
+    rows = _array_gather.gather(offsets, ids % n) + ids // n
     return table, rows

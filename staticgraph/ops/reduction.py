@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..graphlib import Tensor, TensorShape, dtypes, name_scope
+from . import array_fill as _array_fill
 from . import array_shape as _array_shape
+from . import array_transform as _array_transform
 from . import math_binary as _math_binary
 from . import math_compare as _math_compare
 from . import math_misc as _math_misc
@@ -329,7 +331,7 @@ def _axis_tensor(x, axis):
     rank = x.shape.rank
     if rank is not None:
         return constant(np.arange(rank, dtype=np.int32))
-    return _array_shape.range(0, _array_shape.rank(x))
+    return _array_fill.range(0, _array_shape.rank(x))
 
 
 def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims):
@@ -427,7 +429,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None,
         axes = _axis_tensor(x, axis)
         raw_max = reduce_max(x, axes, keepdims=True)
         zero = constant(np.zeros((), x.dtype.np_dtype))
-        my_max = _array_shape.stop_gradient(
+        my_max = _array_transform.stop_gradient(
             _math_misc.where_v2(_math_unary.is_finite(raw_max), raw_max, zero))
         total = reduce_sum(_math_unary.exp(_math_binary.subtract(x, my_max)), axes,
                            keepdims=keepdims)

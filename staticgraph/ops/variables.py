@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graphlib import (GraphKeys, Tensor, TensorShape, as_dtype, as_shape,
+from ..graphlib import (GraphKeys, Tensor, TensorShape, as_shape,
                         control_dependencies, get_default_graph, name_scope)
 from .convert import convert_to_tensor
 from .core_ops import group, identity
@@ -93,15 +93,17 @@ class AssignAdd(_AssignBase):
 
     def make_kernel(self, op, runtime):
         store, name = runtime.variables, op.inputs[0].op.name
+        lock = runtime.update_lock
 
         def assign_add_kernel(value):
-            old = store[name]
-            new = old + value
-            if new.shape != old.shape:
-                raise ValueError(f"Cannot update variable '{name}' of shape {list(old.shape)} "
-                                 f"with a value of shape {list(np.shape(value))}: the shapes "
-                                 "must be equal")
-            store[name] = new
+            with lock:  # concurrent runs must not lose an update
+                old = store[name]
+                new = old + value
+                if new.shape != old.shape:
+                    raise ValueError(f"Cannot update variable '{name}' of shape "
+                                     f"{list(old.shape)} with a value of shape "
+                                     f"{list(np.shape(value))}: the shapes must be equal")
+                store[name] = new
             return new
 
         return assign_add_kernel
@@ -113,15 +115,17 @@ class AssignSub(_AssignBase):
 
     def make_kernel(self, op, runtime):
         store, name = runtime.variables, op.inputs[0].op.name
+        lock = runtime.update_lock
 
         def assign_sub_kernel(value):
-            old = store[name]
-            new = old - value
-            if new.shape != old.shape:
-                raise ValueError(f"Cannot update variable '{name}' of shape {list(old.shape)} "
-                                 f"with a value of shape {list(np.shape(value))}: the shapes "
-                                 "must be equal")
-            store[name] = new
+            with lock:  # concurrent runs must not lose an update
+                old = store[name]
+                new = old - value
+                if new.shape != old.shape:
+                    raise ValueError(f"Cannot update variable '{name}' of shape "
+                                     f"{list(old.shape)} with a value of shape "
+                                     f"{list(np.shape(value))}: the shapes must be equal")
+                store[name] = new
             return new
 
         return assign_sub_kernel

@@ -5,6 +5,20 @@ and constants bound as local defaults, every intermediate deleted after its last
 use, and the fetch structure rebuilt by a single return expression. Running a
 plan is one function call; its source is kept in ``Plan.source`` for reading.
 
+Compilation decides everything that can be decided once:
+
+* the ops to run: those the fetches need, stopping at fed tensors, in creation
+  order (or a topological order when a late control input demands it);
+* constant folding: an op whose value is known while declaring (``static_value``)
+  is bound as a constant, unless it is stateful or depends on a feed; stateless ops
+  that only fed folded ops are dropped;
+* variable reads: a variable read before this plan writes it must hold a value,
+  checked once before any kernel runs (ops with ``ref_inputs`` may declare
+  ``reads_refs`` / ``writes_refs``; both default to True);
+* feed checks: a fast inline test per feed, the full converter otherwise;
+* scalars (static rank 0) are returned as numpy scalars, as TF1 does; values that
+  may be session state (variables, constants) are copied.
+
 Failures are mapped back to ops by line number: a kernel's exception becomes an
 :class:`~staticgraph.errors.OpError` naming the op, its type, its input shapes and
 the user's line that declared it.
@@ -75,8 +89,12 @@ class Plan:
         self.ops = [op for op in self.ops
                     if not (op.outputs and all(id(t) in fed for t in op.outputs)
                             and (op.op_def.must_feed or not op.op_def.stateful))]
+        folded = self._fold_constants(tainted)
+        self.ops = _still_needed(self.ops, self.template.elements, fed, folded)
         last_use = {}
         for pos, op in enumerate(self.ops):
+            if id(op) in folded:
+                continue  # a folded op reads none of its inputs
             for j, t in enumerate(op.inputs):
                 if j not in op.op_def.ref_inputs:
                     last_use[id(t)] = pos
@@ -90,17 +108,13 @@ class Plan:
                         names[id(t)] = f"V[{op.name!r}]"
                         aliasing[id(t)] = True
                 continue
-            depends_on_feed = any(id(t) in tainted for t in op.inputs)
-            value = (None if d.stateful or len(op.outputs) != 1 or depends_on_feed
-                     else d.static_value(op))
+            value = folded.get(id(op))
             if value is not None:
                 name = f"c{op._id}"
                 env[name] = value
                 names[id(op.outputs[0])] = name
                 aliasing[id(op.outputs[0])] = True
                 continue
-            if depends_on_feed:
-                tainted.update(id(t) for t in op.outputs)
             args = []
             refs = []
             for j, t in enumerate(op.inputs):
@@ -182,6 +196,23 @@ class Plan:
         exec(code, namespace)  # noqa: S102 - generated from the graph, no user strings
         self.fn = namespace["plan"]
         self._code = self.fn.__code__
+
+    def _fold_constants(self, tainted):
+        """Values known while declaring, per op id; never for ops downstream of a feed."""
+        folded = {}
+        for op in self.ops:
+            d = op.op_def
+            if d.is_variable:
+                continue
+            if any(id(t) in tainted for t in op.inputs):
+                tainted.update(id(t) for t in op.outputs)
+                continue
+            if d.stateful or len(op.outputs) != 1:
+                continue
+            value = d.static_value(op)
+            if value is not None:
+                folded[id(op)] = value
+        return folded
 
     # ------------------------------------------------------------------ checks
     def _check_vars(self):
@@ -299,6 +330,26 @@ def _topological_order(ops, deps):
         raise ValueError(f"The graph has a cycle of control dependencies among {stuck}; "
                          "it cannot run.")
     return order
+
+
+def _still_needed(ops, elements, fed, folded):
+    """``ops`` without the stateless ones that only folded constants used (in order).
+
+    Stateful ops stay: their side effects happen as the graph says.
+    """
+    keep = set()
+    stack = [e.op if isinstance(e, Tensor) else e for e in elements
+             if not (isinstance(e, Tensor) and id(e) in fed)]
+    stack += [op for op in ops if op.op_def.stateful]
+    while stack:
+        op = stack.pop()
+        if id(op) in keep:
+            continue
+        keep.add(id(op))
+        if id(op) not in folded:
+            stack.extend(t.op for t in op.inputs if id(t) not in fed)
+        stack.extend(op.control_inputs)
+    return [op for op in ops if id(op) in keep]
 
 
 def _check_placeholders(ops, fed):

@@ -15,12 +15,16 @@ class Runtime:
     Attributes:
         variables: variable op name -> current numpy value.
         rngs: random op name -> ``numpy.random.Generator`` (one stream per op).
+        update_lock: taken by kernels that read and then write a variable.
     """
 
     def __init__(self):
         self.variables = {}
         self.rngs = {}
         self._lock = threading.Lock()
+        # Held by read-modify-write kernels (assign_add, ...) so concurrent runs
+        # never lose an update.
+        self.update_lock = threading.Lock()
 
     def rng(self, op, seed_pair):
         """The random stream of ``op`` in this session, created on first use.

@@ -35,6 +35,8 @@ class Session:
     """
 
     def __init__(self, target="", graph=None, config=None):
+        if isinstance(target, Graph) and graph is None:  # Session(graph) also works
+            target, graph = "", target
         if graph is not None and not isinstance(graph, Graph):
             raise TypeError(f"graph must be a tf.Graph, but got {type(graph).__name__}")
         self.graph = graph if graph is not None else get_default_graph()

@@ -191,6 +191,8 @@ def test_finalize(g):
         tf.constant(2.0)
     with pytest.raises(RuntimeError, match="finalized"):
         g.add_to_collection("x", 1)
+    with tf.Session() as sess:                      # running adds nothing to the graph
+        assert sess.run("Const:0") == 1.0
     g._unsafe_unfinalize()
     tf.constant(2.0)
 
@@ -279,6 +281,14 @@ def test_op_records_user_frame(g):
     assert x.op.traceback.filename == __file__
     assert x.op.traceback.lineno == line
     assert x.op.user_location == f"{__file__}:{line}"
+
+
+def test_composite_functions_record_the_user_frame(g):
+    c = tf.constant(1.0)
+    line = _line() + 1
+    out = tf.tuple([c])[0]
+    assert out.op.type == "Identity" and out.op.traceback.lineno == line
+    assert all(op.traceback.filename == __file__ for op in g.get_operations())
 
 
 def test_declaration_errors_name_the_user_line(g):

@@ -101,7 +101,11 @@ def test_tuple_gates_every_output(g):
     c = tf.constant(7)
     out_c, out_none = tf.tuple([c, None], control_inputs=[inc])
     assert out_none is None
-    assert out_c.op.type == "Identity" and out_c.op.name.startswith("tuple/")
+    assert out_c.op.type == "Identity" and out_c.op.name == "tuple/control_dependency"
+    assert [t.op.name for t in tf.tuple([c, c])] == ["tuple_1/control_dependency",
+                                                     "tuple_1/control_dependency_1"]
+    gate = out_c.op.control_inputs[0]
+    assert gate.name == "tuple/group_deps" and inc.op in gate.control_inputs
     with tf.Session() as sess:
         sess.run(v.initializer)
         assert sess.run(out_c) == 7

@@ -1,4 +1,5 @@
-"""TF1 behaviour of conv2d / conv2d_transpose / max_pool / avg_pool beyond the generic cases."""
+"""TF1 behaviour of conv2d / conv2d_transpose beyond the generic cases, and of the tf.nn
+convolution and pooling API together (names, keywords, arguments, layouts)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-from staticgraph.ops import nn_conv
+from staticgraph.ops import conv_windows
 
-from .cases.nn_conv_cases import naive_conv2d, naive_conv2d_transpose, naive_pool
+from .cases.nn_conv_cases import naive_conv2d, naive_conv2d_transpose
+from .cases.nn_pool_cases import naive_pool
 
 R = np.random.default_rng(11)
 
@@ -44,24 +46,6 @@ def test_same_stride2_even_input_pads_after_only():
     want = np.array([[x[0, 0:3, 0:3].sum(), x[0, 0:3, 2:4].sum()],
                      [x[0, 2:4, 0:3].sum(), x[0, 2:4, 2:4].sum()]], np.float32)
     np.testing.assert_array_equal(got, want)
-
-
-def test_avg_pool_same_divides_by_valid_count():
-    x = np.arange(1, 10, dtype=np.float32).reshape(1, 3, 3, 1)
-    got = run(tf.nn.avg_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "SAME"))[0, :, :, 0]
-    np.testing.assert_allclose(got, [[3.0, 4.5], [7.5, 9.0]])
-    ones = run(tf.nn.avg_pool(np.ones((1, 5, 5, 1), np.float32), 3, 2, "SAME"))
-    np.testing.assert_allclose(ones, 1.0)
-
-
-def test_max_pool_same_padding_never_wins():
-    x = -np.arange(1, 10, dtype=np.float32).reshape(1, 3, 3, 1)
-    got = run(tf.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "SAME"))[0, :, :, 0]
-    np.testing.assert_array_equal(got, [[-1, -3], [-7, -9]])
-    xi = x.astype(np.int64)
-    got = run(tf.nn.max_pool(xi, 2, 2, "SAME"))
-    assert got.dtype == np.int64
-    np.testing.assert_array_equal(got[0, :, :, 0], [[-1, -3], [-7, -9]])
 
 
 # ------------------------------------------------------------------ names and keywords
@@ -227,14 +211,14 @@ def test_conv2d_transpose_is_the_adjoint_of_conv2d(xs, fs, strides, padding, dil
 def test_im2col_and_col2im_are_adjoint(xs, fs, strides, padding, dil):
     x = R.standard_normal(xs)
     k = fs[:2]
-    geo = [nn_conv.window_geometry(s, kk, st, d, padding)
+    geo = [conv_windows.window_geometry(s, kk, st, d, padding)
            for s, kk, st, d in zip(xs[1:3], k, strides, dil)]
     pads = tuple(g[1:] for g in geo)
-    cols, out_hw = nn_conv.im2col(x, k, strides, dil, pads)
+    cols, out_hw = conv_windows.im2col(x, k, strides, dil, pads)
     assert out_hw == (geo[0][0], geo[1][0])
     assert cols.shape == (xs[0] * out_hw[0] * out_hw[1], k[0] * k[1] * xs[3])
     c = R.standard_normal(cols.shape)
-    back = nn_conv.col2im(c, xs, k, strides, dil, pads)
+    back = conv_windows.col2im(c, xs, k, strides, dil, pads)
     np.testing.assert_allclose(np.vdot(cols, c), np.vdot(x, back), rtol=1e-10)
 
 
@@ -266,8 +250,14 @@ def test_kernels_do_not_modify_their_inputs():
     np.testing.assert_array_equal(f, fc)
 
 
-def test_python_list_filter_takes_the_input_dtype():
+def test_python_and_numpy_filters_take_the_input_dtype():
     x = np.ones((1, 2, 2, 1), np.float64)
-    y = tf.nn.conv2d(x, [[[[1.0]]], ], 1, "VALID")
+    y = tf.nn.conv2d(x, [[[[1.0]]]], 1, "VALID")
     assert y.dtype == tf.float64
     np.testing.assert_array_equal(run(y), x)
+    xp = tf.placeholder(tf.float32, [1, 2, 2, 1])
+    z = tf.nn.conv2d(xp, np.full((1, 1, 1, 1), 2.0), 1, "VALID")  # float64 array -> float32
+    assert z.dtype == tf.float32
+    np.testing.assert_array_equal(run(z, {xp: x}), 2 * x)
+    with pytest.raises(TypeError):
+        tf.nn.conv2d(xp, tf.constant(np.ones((1, 1, 1, 1))), 1, "VALID")

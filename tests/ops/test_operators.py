@@ -36,6 +36,7 @@ def test_float_binary_operators(op, default_name):
         want = op(X.astype(np.float64), Y.astype(np.float64))
     z = op(x, y)
     assert z.op.name == default_name
+    assert op(x, y).op.name == f"{default_name}_1"      # unique names: add, add_1
     assert z.dtype is tf.float32
     np.testing.assert_allclose(run(z), want, rtol=1e-5)
 

@@ -119,3 +119,10 @@ def test_bad_dtypes_raise_while_declaring(case, dts):
     with graph.as_default(), pytest.raises(TypeError):
         phs = [tf.placeholder(tf.as_dtype(d), v.shape) for d, v in zip(dts, case.inputs)]
         case.build(*phs)
+
+
+@pytest.mark.parametrize("op_type", registered_types())
+def test_every_op_definition_is_documented(op_type):
+    from staticgraph.ops import get_op_def
+    doc = type(get_op_def(op_type)).__doc__
+    assert doc and doc.strip(), f"op definition {op_type} has no docstring"

@@ -97,7 +97,7 @@ def test_initializers(g):
 
 def test_initialized_value_and_dependent_initial_values(g):
     a = tf.Variable(3.0, name="a")
-    b = tf.Variable(a.initialized_value() * 2.0 if hasattr(tf, "multiply") else 0.0, name="b")
+    b = tf.Variable(tf.multiply(a.initialized_value(), 2.0), name="b")
     with tf.Session() as sess:
         sess.run(b.initializer)            # runs a's initializer first
         assert sess.run(b) == 6.0

@@ -163,3 +163,22 @@ def test_run_is_fast(g):
             sess.run(y, {x: value})
         per_run = (time.perf_counter() - start) / n
     assert per_run < 50e-6, f"{per_run * 1e6:.1f} us per run"
+
+
+def test_ops_only_feeding_folded_constants_are_pruned(g):
+    c = tf.constant(np.ones((2, 3), np.float32))
+    hidden = tf.identity(c, name="hidden")
+    s = tf.shape(hidden)                       # known while declaring: folded
+    with tf.Session() as sess:
+        src = sess.plan_source(s)
+        assert f"k{hidden.op._id}" not in src
+        assert sess.run(s).tolist() == [2, 3]
+
+
+def test_stateful_ops_behind_folded_constants_still_run(g):
+    v = tf.Variable(np.zeros(2, np.float32), name="v")
+    s = tf.shape(tf.assign_add(v, [1.0, 1.0]))
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run(s).tolist() == [2]
+        assert sess.run(v).tolist() == [1.0, 1.0]

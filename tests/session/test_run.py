@@ -31,7 +31,8 @@ def test_fetch_kinds(g):
     noop = tf.no_op(name="nothing")
     with tf.Session() as sess:
         assert sess.run(b) == np.float32(3.0)
-        assert sess.run(b).dtype == np.float32
+        assert type(sess.run(b)) is np.float32          # a numpy scalar, as TF1
+        assert type(sess.run(a)) is np.float32          # constants too
         assert sess.run(noop) is None                      # an op fetches as None
         assert sess.run("b:0") == 3.0                      # tensor name
         assert sess.run("nothing") is None                 # op name
@@ -291,6 +292,10 @@ def test_session_arguments(g):
     assert sess.list_devices()[0].device_type == "CPU"
     with pytest.raises(ValueError, match="no field"):
         tf.ConfigProto(no_such_field=1)
+    sess.close()
+    other = tf.Graph()
+    sess = tf.Session(other)                    # the graph may come first
+    assert sess.graph is other
     sess.close()
 
 

@@ -1,14 +1,25 @@
 """Concurrent Session.run calls from several threads on one session."""
 
+import sys
 import threading
 
 import numpy as np
+import pytest
 
 import staticgraph as tf
 from staticgraph.session import session as session_module
 
 THREADS = 8
 RUNS = 100
+
+
+@pytest.fixture(autouse=True)
+def frequent_thread_switches():
+    """Switch threads every microsecond so runs really interleave."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(old)
 
 
 def _run_threads(target):
@@ -110,3 +121,24 @@ def test_concurrent_sessions_keep_separate_state():
     assert [s.run(v) for s in sessions] == list(range(1, THREADS + 1))
     for s in sessions:
         s.close()
+
+
+def test_concurrent_updates_of_one_variable_are_not_lost():
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.Variable(np.zeros(4, np.int64), name="shared")
+        inc = tf.assign_add(v, np.ones(4, np.int64))
+        dec = tf.assign_sub(v, np.full(4, 2, np.int64))
+    sess = tf.Session(graph=g)
+    sess.run(v.initializer)
+
+    def work(i):
+        for _ in range(RUNS):
+            sess.run(inc.op)
+            if i % 2:
+                sess.run(dec.op)
+
+    _run_threads(work)
+    expected = THREADS * RUNS - 2 * (THREADS // 2) * RUNS
+    assert sess.run(v).tolist() == [expected] * 4
+    sess.close()

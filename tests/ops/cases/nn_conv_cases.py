@@ -1,7 +1,9 @@
-"""Cases for Conv2D, Conv2DBackpropInput, MaxPool and AvgPool.
+"""Cases for Conv2D and Conv2DBackpropInput.
 
 The references below loop over output positions (small sizes) and compute TF1's
-padding from its documented rule, independently of the kernels.
+padding from its documented rule, independently of the kernels. ``nn_pool_cases``
+shares the padding rule, the layout helpers and the input generator ``_f`` (it
+draws from ``R`` after the cases below).
 """
 
 import math
@@ -74,26 +76,6 @@ def naive_conv2d_transpose(dy, f, out_shape, strides=(1, 1), padding="SAME", dil
     return _back(dx[:, pt:pt + h, pl:pl + w].astype(dy.dtype), fmt)
 
 
-def naive_pool(x, ksize, strides, padding, kind, fmt="NHWC"):
-    """Max or mean over the valid (non-padded) part of each window."""
-    x = _nhwc(x, fmt)
-    n, h, w, c = x.shape
-    (kh, kw), (sh, sw) = ksize, strides
-    pt, pl = ref_pads(h, kh, sh, 1, padding)[0], ref_pads(w, kw, sw, 1, padding)[0]
-    oh = math.ceil(h / sh) if padding == "SAME" else (h - kh) // sh + 1
-    ow = math.ceil(w / sw) if padding == "SAME" else (w - kw) // sw + 1
-    out = np.zeros((n, oh, ow, c), x.dtype)
-    for i in range(oh):
-        for j in range(ow):
-            r0, c0 = i * sh - pt, j * sw - pl
-            win = x[:, max(r0, 0):min(r0 + kh, h), max(c0, 0):min(c0 + kw, w)]
-            if kind == "max":
-                out[:, i, j] = win.max(axis=(1, 2))
-            else:
-                out[:, i, j] = win.astype(np.float64).mean(axis=(1, 2))
-    return _back(out, fmt)
-
-
 def _f(*shape, dtype=np.float32):
     return R.standard_normal(shape).astype(dtype)
 
@@ -119,18 +101,6 @@ def transpose_case(ys, fs, out_shape, strides, padding, dilations=(1, 1), fmt="N
                 [y, f], lambda y, f: naive_conv2d_transpose(y, f, out_shape, strides, padding,
                                                             dilations, fmt),
                 rtol=1e-4, atol=1e-5, id=id, **kw)
-
-
-def pool_case(kind, xs, ksize, strides, padding, fmt="NHWC", dtype=np.float32, id="", **kw):
-    x = _f(*xs, dtype=np.float64)
-    x = (x * 10).astype(dtype) if np.dtype(dtype).kind == "i" else x.astype(dtype)
-    fn = tf.nn.max_pool if kind == "max" else tf.nn.avg_pool
-    full = lambda v: [1, *v, 1] if fmt == "NHWC" else [1, 1, *v]  # noqa: E731
-    tol = {"rtol": 2e-3, "atol": 2e-3} if dtype == np.float16 else {}
-    return Case("MaxPool" if kind == "max" else "AvgPool",
-                lambda x: fn(x, full(ksize), full(strides), padding, data_format=fmt),
-                [x], lambda x: naive_pool(x, ksize, strides, padding, kind, fmt),
-                id=id, **tol, **kw)
 
 
 CASES = [
@@ -166,23 +136,4 @@ CASES = [
                    dtype=np.float64, id="same_dilated"),
     transpose_case((2, 4, 3, 3), (3, 3, 2, 4), [2, 2, 5, 6], (2, 2), "SAME", fmt="NCHW",
                    id="nchw"),
-
-    pool_case("max", (2, 6, 8, 3), (2, 2), (2, 2), "VALID", id="2x2_valid",
-              bad=[[(2, 1, 8, 3)], [(6, 8, 3)]], bad_dtypes=[[np.bool_]]),
-    pool_case("max", (2, 7, 5, 2), (3, 3), (2, 2), "SAME", id="3x3_s2_same"),
-    pool_case("max", (2, 5, 6, 2), (3, 3), (1, 1), "SAME", dtype=np.int32, id="int32_same"),
-    pool_case("max", (2, 5, 5, 2), (2, 2), (2, 2), "SAME", id="2x2_same_odd"),
-    pool_case("max", (1, 7, 7, 2), (2, 2), (2, 2), "VALID", id="2x2_valid_odd"),
-    pool_case("max", (2, 3, 6, 5), (2, 2), (2, 2), "SAME", fmt="NCHW", id="nchw"),
-    pool_case("max", (2, 6, 7, 2), (2, 3), (1, 2), "VALID", dtype=np.float64, id="2x3_s12"),
-    Case("MaxPool", lambda x: tf.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "SAME"),
-         [-np.abs(_f(1, 3, 3, 2)) - 1], lambda x: naive_pool(x, (2, 2), (2, 2), "SAME", "max"),
-         id="negative_same"),
-
-    pool_case("avg", (2, 6, 8, 3), (2, 2), (2, 2), "VALID", id="2x2_valid",
-              bad=[[(2, 6, 1, 3)]], bad_dtypes=[[np.int32]]),
-    pool_case("avg", (2, 7, 5, 2), (3, 3), (2, 2), "SAME", id="3x3_s2_same"),
-    pool_case("avg", (2, 5, 6, 2), (3, 3), (1, 1), "SAME", dtype=np.float64, id="3x3_s1_same"),
-    pool_case("avg", (2, 2, 5, 5), (2, 2), (2, 2), "SAME", fmt="NCHW", id="nchw"),
-    pool_case("avg", (1, 5, 7, 2), (2, 3), (2, 2), "SAME", dtype=np.float16, id="float16"),
 ]

@@ -1,0 +1,44 @@
+"""Cases for the array creation ops: Fill, ZerosLike, Range, LinSpace.
+References are written with plain numpy."""
+
+import numpy as np
+
+import staticgraph as tf
+
+from . import Case
+from .array_shape_cases import B23, F23, I23, I3, S, f32, i32
+
+
+CASES = [
+    # Fill / ZerosLike
+    Case("Fill", lambda d, v: tf.fill(d, v), [i32([2, 3]), S],
+         lambda d, v: np.array([[v] * 3] * 2, np.float32),
+         bad=[[(2,), (2,)], [(2, 1), ()]], bad_dtypes=[[np.float32, np.float32]]),
+    Case("Fill", lambda v: tf.fill([3, 1], v), [np.int32(-4)],
+         lambda v: np.array([[-4], [-4], [-4]], np.int32), id="const_dims"),
+    Case("Fill", lambda x: tf.zeros(tf.shape(x), tf.int32), [F23],
+         lambda x: np.zeros((2, 3), np.int32), id="zeros_of_shape"),
+    Case("Fill", lambda x: tf.ones_like(x, optimize=False), [I23],
+         lambda x: np.ones((2, 3), np.int32), id="ones_like"),
+    Case("ZerosLike", lambda x: tf.zeros_like(x, optimize=False), [F23],
+         lambda x: np.zeros((2, 3), np.float32)),
+    Case("ZerosLike", lambda x: tf.zeros_like(x, optimize=False), [B23],
+         lambda x: np.zeros((2, 3), bool), id="bool"),
+    # Range / LinSpace
+    Case("Range", lambda s, l, d: tf.range(s, l, d), [np.int32(3), np.int32(18), np.int32(4)],
+         lambda s, l, d: i32([3, 7, 11, 15]), bad=[[(2,), (), ()]]),
+    Case("Range", lambda s, l, d: tf.range(s, l, d), [np.int64(5), np.int64(-2), np.int64(-3)],
+         lambda s, l, d: np.array([5, 2, -1], np.int64), id="negative_delta"),
+    Case("Range", lambda s, l, d: tf.range(s, l, d), [f32(1.0), f32(2.25), f32(0.5)],
+         lambda s, l, d: f32([1.0, 1.5, 2.0]), id="float"),
+    Case("Range", lambda s: tf.range(s), [np.int32(0)], lambda s: np.zeros((0,), np.int32),
+         id="empty"),
+    Case("Range", lambda x: tf.range(4) + x, [I3[:1]], lambda x: i32([0, 1, 2, 3]) + x,
+         id="const"),
+    Case("LinSpace", lambda a, b, n: tf.lin_space(a, b, n), [f32(10.0), f32(12.0), np.int32(5)],
+         lambda a, b, n: f32([10.0, 10.5, 11.0, 11.5, 12.0]), bad=[[(), (2,), ()]],
+         bad_dtypes=[[np.int32, np.int32, np.int32]]),
+    Case("LinSpace", lambda a, b, n: tf.linspace(a, b, n),
+         [np.float64(1.0), np.float64(-1.0), np.int64(1)],
+         lambda a, b, n: np.array([1.0]), id="one_float64"),
+]

@@ -1,0 +1,57 @@
+"""Cases for the gather ops: GatherV2, GatherNd, OneHot. References are plain numpy
+indexing."""
+
+import numpy as np
+
+import staticgraph as tf
+
+from . import Case
+from .array_slice_cases import F34, P234, P53
+
+
+def _one_hot(indices, depth, on, off, axis, dtype):
+    out = np.full(indices.shape + (depth,), off, dtype)
+    for pos in np.ndindex(indices.shape):
+        if 0 <= indices[pos] < depth:
+            out[pos + (indices[pos],)] = on
+
+
+CASES = [
+    # ---- GatherV2
+    Case("GatherV2", lambda p, i: tf.gather(p, i), [P53, np.array([[4, 0], [2, 2]], np.int32)],
+         lambda p, i: p[i], bad_dtypes=[[np.float32, np.float32]]),
+    Case("GatherV2", lambda p, i: tf.gather(p, i, axis=-1), [P53, np.array([2, 0], np.int64)],
+         lambda p, i: p[:, i], id="axis_neg_int64"),
+    Case("GatherV2", lambda p: tf.gather(p, 3), [P53], lambda p: p[3], id="scalar_index"),
+    Case("GatherV2", lambda p, i: tf.gather(p, i, batch_dims=1),
+         [P234, np.array([[0, 2, 2, 1, 0], [1, 1, 0, 2, 2]], np.int32)],
+         lambda p, i: np.stack([p[b][i[b]] for b in range(2)]), id="batch_dims",
+         bad=[[(2, 3, 4), (3, 5)]]),
+    Case("GatherV2", lambda p, i: tf.gather(p, i, axis=2, batch_dims=1),
+         [P234, np.array([[3, 0], [1, 1]], np.int32)],
+         lambda p, i: np.stack([p[b][:, i[b]] for b in range(2)]), id="batch_dims_axis2"),
+    Case("GatherV2", lambda p, i: tf.gather(p, i), [np.array(["a", "b", "c"], object),
+                                                    np.array([2, 0], np.int32)],
+         lambda p, i: p[i], id="string"),
+    # ---- GatherNd
+    Case("GatherNd", lambda p, i: tf.gather_nd(p, i),
+         [F34, np.array([[0, 3], [2, 1]], np.int32)], lambda p, i: np.array([p[0, 3], p[2, 1]]),
+         bad=[[(3, 4), (2, 3)]], bad_dtypes=[[np.float32, np.float32]]),
+    Case("GatherNd", lambda p, i: tf.gather_nd(p, i),
+         [P234, np.array([[[1], [0]], [[1], [1]]], np.int64)],
+         lambda p, i: np.array([[p[1], p[0]], [p[1], p[1]]]), id="slices"),
+    Case("GatherNd", lambda p, i: tf.gather_nd(p, i, batch_dims=1),
+         [P234, np.array([[2], [0]], np.int32)], lambda p, i: np.stack([p[0][2], p[1][0]]),
+         id="batch_dims"),
+    # ---- OneHot
+    Case("OneHot", lambda i: tf.one_hot(i, 3), [np.array([0, 2, -1, 5, 1], np.int32)],
+         lambda i: _one_hot(i, 3, 1, 0, -1, np.float32), bad_dtypes=[[np.float32]]),
+    Case("OneHot", lambda i: tf.one_hot(i, 4, on_value=5, off_value=-1, axis=0),
+         [np.array([[0, 3], [1, 4]], np.int32)], lambda i: _one_hot(i, 4, 5, -1, 0, np.int32),
+         id="axis0_int"),
+    Case("OneHot", lambda i: tf.one_hot(i, 2, axis=1, dtype=tf.float64),
+         [np.array([[1, 0, 1]], np.int64)], lambda i: _one_hot(i, 2, 1, 0, 1, np.float64),
+         id="axis1_int64"),
+    Case("OneHot", lambda i: tf.one_hot(i, 3, on_value=True, off_value=False),
+         [np.uint8(2)], lambda i: np.array([False, False, True]), id="scalar_bool"),
+]

@@ -1,0 +1,62 @@
+"""Cases for the slicing ops: StridedSlice (through ``tensor[...]`` and
+``strided_slice``) and Slice. References are plain numpy indexing.
+
+The inputs below (one seeded generator, drawn in this order) are shared with
+``array_gather_cases`` and ``array_select_cases``; only ``array_select_cases``
+draws from ``R`` again, while building its cases."""
+
+import numpy as np
+
+import staticgraph as tf
+
+from . import Case, rng
+
+R = rng(7)
+F34 = R.standard_normal((3, 4)).astype(np.float32)
+F345 = R.standard_normal((3, 4, 5)).astype(np.float32)
+I234 = R.integers(-9, 9, (2, 3, 4)).astype(np.int32)
+V5 = np.arange(5, dtype=np.float64)
+B6 = R.integers(0, 2, (6,)).astype(bool)
+P53 = R.standard_normal((5, 3)).astype(np.float32)
+P234 = R.standard_normal((2, 3, 4)).astype(np.float32)
+
+
+CASES = [
+    # ---- StridedSlice (through tensor[...] and strided_slice)
+    Case("StridedSlice", lambda x: x[1:, ::-1], [F34], lambda x: x[1:, ::-1], id="getitem"),
+    Case("StridedSlice", lambda x: x[2, ::-1], [F34], lambda x: x[2, ::-1], id="shrink",
+         bad=[[(2, 4)], [(3,)]]),
+    Case("StridedSlice", lambda x: x[-1], [F34], lambda x: x[-1], id="neg_index"),
+    Case("StridedSlice", lambda x: x[1, 2], [F34], lambda x: np.asarray(x[1, 2]), id="scalar"),
+    Case("StridedSlice", lambda x: x[..., None, -1], [I234], lambda x: x[..., None, -1],
+         id="ellipsis_newaxis"),
+    Case("StridedSlice", lambda x: x[None, 1, ..., 0:5:2], [F345],
+         lambda x: x[None, 1, ..., 0:5:2], id="mixed"),
+    Case("StridedSlice", lambda x: x[10:-10:-1], [V5], lambda x: x[10:-10:-1], id="neg_stride"),
+    Case("StridedSlice", lambda x: x[-100:100:3], [V5], lambda x: x[-100:100:3], id="clamp"),
+    Case("StridedSlice", lambda x: x[3:1], [V5], lambda x: x[3:1], id="empty"),
+    Case("StridedSlice", lambda x: x[()], [I234], lambda x: x[()], id="empty_key"),
+    Case("StridedSlice", lambda x: x[::2], [B6], lambda x: x[::2], id="bool"),
+    Case("StridedSlice",
+         lambda x: tf.strided_slice(x, [0, 2], [0, -1], [1, -1], begin_mask=1, end_mask=3),
+         [F34], lambda x: x[:, 2::-1], id="masks"),
+    Case("StridedSlice",
+         lambda x: tf.strided_slice(x, [0, 1, 0, 0], [0, 2, 0, 3], [1, 1, 1, 2],
+                                    new_axis_mask=1, shrink_axis_mask=2, ellipsis_mask=4),
+         [F345], lambda x: x[None, 1, ..., 0:3:2], id="all_masks"),
+    Case("StridedSlice", lambda x: tf.strided_slice(x, [1], [3]), [V5], lambda x: x[1:3],
+         id="default_strides"),
+    Case("StridedSlice", lambda x, i: x[i, 1:], [F34, np.int32(2)], lambda x, i: x[i, 1:],
+         id="tensor_index"),
+    Case("StridedSlice", lambda x, n: x[:n], [V5, np.int64(3)], lambda x, n: x[:n],
+         id="tensor_stop_int64"),
+    # ---- Slice
+    Case("Slice", lambda x: tf.slice(x, [1, 0], [2, -1]), [F34], lambda x: x[1:3, 0:],
+         bad=[[(2, 4)], [(3,)]]),
+    Case("Slice", lambda x: tf.slice(x, np.array([1], np.int64), np.array([3], np.int64)),
+         [I234[0, 0]], lambda x: x[1:4], id="int64"),
+    Case("Slice", lambda x, b: tf.slice(x, b, [1, 2]), [F34, np.array([2, 1], np.int32)],
+         lambda x, b: x[2:3, 1:3], id="tensor_begin"),
+    Case("Slice", lambda x: tf.slice(x, [0, 0, 5], [-1, 2, 0]), [F345],
+         lambda x: x[:, 0:2, 5:5], id="empty"),
+]
