@@ -14,6 +14,7 @@ def _one_hot(indices, depth, on, off, axis, dtype):
     for pos in np.ndindex(indices.shape):
         if 0 <= indices[pos] < depth:
             out[pos + (indices[pos],)] = on
+    return np.moveaxis(out, -1, axis)
 
 
 CASES = [
