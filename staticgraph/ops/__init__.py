@@ -33,24 +33,9 @@ def public_functions() -> dict:
 def _install():
     from ..graphlib import Tensor
     functions = public_functions()
-    functions["slice_helper"] = getattr(array_slice, "slice_helper", None)
-    missing = [k for k in ("add", "subtract", "multiply", "truediv", "floordiv", "floormod",
-                           "pow", "matmul", "logical_and", "logical_or", "logical_xor",
-                           "less", "less_equal", "greater", "greater_equal", "negative", "abs",
-                           "logical_not", "slice_helper") if functions.get(k) is None]
-    available = {k: v for k, v in functions.items() if v is not None}
-    if missing:  # families still being written: install what exists
-        for k in missing:
-            available[k] = _unavailable(k)
-    install_operators(Tensor, available)
-    install_operators(variables.Variable, available)
-
-
-def _unavailable(name):
-    def fn(*args, **kwargs):
-        raise NotImplementedError(f"{name} is not available yet")
-    fn.__name__ = name
-    return fn
+    functions["slice_helper"] = array_slice.slice_helper
+    install_operators(Tensor, functions)
+    install_operators(variables.Variable, functions)
 
 
 _install()

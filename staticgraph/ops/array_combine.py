@@ -255,7 +255,7 @@ class Unpack(OpDef):
     """``value`` split into ``num`` tensors along ``axis``, that dimension removed."""
 
     attrs = {"num": None, "axis": 0}
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, value, *, num, axis):
         raw = value.shape.raw
@@ -331,7 +331,7 @@ class Split(OpDef):
     """Inputs ``(split_dim, value)``: ``value`` cut into ``num_split`` equal pieces."""
 
     attrs = {"num_split": 1}
-    returns_view = True
+    returns_view = (1,)
 
     def infer(self, split_dim, value, *, num_split):
         if num_split < 1:
@@ -398,7 +398,7 @@ class SplitV(OpDef):
     """Inputs ``(value, size_splits, split_dim)``: pieces of the given sizes (one may be -1)."""
 
     attrs = {"num_split": 1}
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, value, size_splits, split_dim, *, num_split):
         require_dtype(size_splits, INDEX, "size_splits")

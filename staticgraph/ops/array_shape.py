@@ -96,7 +96,7 @@ def _reshape_kernel(x, shape):
 class Reshape(OpDef):
     """``tensor`` with the dimensions given by the 1-D int tensor ``shape`` (one may be -1)."""
 
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, tensor, shape):
         require_dtype(shape, INDEX, "shape")
@@ -134,7 +134,7 @@ def reshape(tensor, shape, name=None):
 class Transpose(OpDef):
     """Permutes the dimensions of ``x``: output dim ``i`` is input dim ``perm[i]``."""
 
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, x, perm):
         require_dtype(perm, INDEX, "perm")
@@ -205,7 +205,7 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
 class ExpandDims(OpDef):
     """Inserts a dimension of size 1 at index ``dim`` (an int scalar tensor)."""
 
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, x, dim):
         require_dtype(dim, INDEX, "dim")
@@ -260,7 +260,7 @@ class Squeeze(OpDef):
     """Removes dimensions of size 1 (those in ``squeeze_dims``, or all when empty)."""
 
     attrs = {"squeeze_dims": ()}
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, x, *, squeeze_dims):
         raw = x.shape.raw

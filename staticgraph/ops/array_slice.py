@@ -144,7 +144,7 @@ class StridedSlice(_Foldable):
     """``input[begin:end:strides]`` per dimension with TF1's mask semantics."""
 
     attrs = {m: 0 for m in _MASKS}
-    returns_view = True
+    returns_view = (0,)
 
     def static_value(self, op):
         source = op.inputs[0]
@@ -363,7 +363,7 @@ def _slice_dims(shape, begin, size):
 class Slice(_Foldable):
     """``input[begin[i]:begin[i] + size[i]]`` per dimension (size -1: to the end)."""
 
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, x, begin, size):
         check_same_dtype(begin, size, names=("begin", "size"))

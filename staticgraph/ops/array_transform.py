@@ -32,7 +32,7 @@ class StopGradient(OpDef):
     """Its input unchanged; gradients do not flow through it."""
 
     differentiable = False
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, x):
         return same_as(x)
@@ -51,7 +51,7 @@ def stop_gradient(input, name=None):  # noqa: A002 - TF1's keyword
 class BroadcastTo(OpDef):
     """``x`` broadcast (numpy rules) to the 1-D int tensor ``shape``."""
 
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, x, shape):
         require_dtype(shape, INDEX, "shape")
@@ -312,7 +312,7 @@ def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
 class ReverseV2(OpDef):
     """``x`` with the order of elements reversed along the dimensions in ``axis``."""
 
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, x, axis):
         require_dtype(axis, INDEX, "axis")

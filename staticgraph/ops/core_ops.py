@@ -59,7 +59,7 @@ class PlaceholderWithDefault(OpDef):
     """Its input unless fed; the static ``shape`` may be less specific than the input's."""
 
     attrs = {"shape": TensorShape(None)}
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, x, *, shape):
         if not x.shape.is_compatible_with(shape):
@@ -76,7 +76,7 @@ class PlaceholderWithDefault(OpDef):
 class Identity(OpDef):
     """Returns its input unchanged."""
 
-    returns_view = True
+    returns_view = (0,)
 
     def infer(self, x):
         return same_as(x)

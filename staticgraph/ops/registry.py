@@ -50,10 +50,13 @@ class OpDef:
         default_name: the op name used when the user passes none (defaults to ``type``).
         attrs: attribute names with their defaults; unknown attributes are rejected.
         stateful: True for ops with side effects or randomness (never folded or merged).
-        returns_view: True when the kernel's output may share memory with an input.
+        returns_view: the indices of the inputs whose memory the kernel's outputs may
+            share (a view, e.g. ``(0,)`` for reshape), or True for any input.
         differentiable: False for ops that carry no gradient (declared explicitly).
-        ref_inputs: indices of inputs that are variables the kernel writes (not read);
-            the kernel gets the variable through ``runtime`` and not as an argument.
+        ref_inputs: indices of inputs that are variables themselves (not their values);
+            the kernel reaches the variable through ``runtime``, not as an argument.
+        reads_refs / writes_refs: whether the kernel reads / writes those variables
+            (a read needs an initialized variable; a write initializes it).
         is_variable: True for the op that stores a variable (read where consumed).
         is_noop: True for ops whose kernel does nothing (only ordering).
         must_feed: True for placeholders: a run that needs one unfed fails early.
@@ -63,9 +66,11 @@ class OpDef:
     default_name: str | None = None
     attrs: dict = {}
     stateful: bool = False
-    returns_view: bool = False
+    returns_view: bool | tuple = False
     differentiable: bool = True
     ref_inputs: tuple = ()
+    reads_refs: bool = True
+    writes_refs: bool = True
     is_variable: bool = False
     is_noop: bool = False
     must_feed: bool = False

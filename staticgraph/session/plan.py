@@ -128,9 +128,9 @@ class Plan:
             for t in refs:  # a ref input is the variable itself, read/written by the kernel
                 if id(t) in fed:
                     continue
-                if getattr(d, "reads_refs", True):
+                if d.reads_refs:
                     note_read(t.op)
-                if getattr(d, "writes_refs", True):
+                if d.writes_refs:
                     written.add(t.op.name)
             if d.is_noop:
                 continue
@@ -145,8 +145,7 @@ class Plan:
                 vname = f"t{op._id}_{t.value_index}"
                 names[id(t)] = vname
                 local[id(t)] = vname
-                view = d.returns_view and any(
-                    aliasing.get(id(x), False) for x in op.inputs)
+                view = any(aliasing.get(id(x), False) for x in _viewed_inputs(op))
                 aliasing[id(t)] = bool(d.ref_inputs) or view
                 outs.append(vname)
             if not op.outputs:
@@ -263,6 +262,14 @@ class Plan:
             new = cls(None, op, f"{type(exc).__name__}: {exc}{context}")
         new.__cause__ = exc
         return new
+
+
+def _viewed_inputs(op):
+    """The inputs whose memory the op's outputs may share (``OpDef.returns_view``)."""
+    views = op.op_def.returns_view
+    if views is True:
+        return op.inputs
+    return [op.inputs[j] for j in views] if views else ()
 
 
 def _raise_closed():
