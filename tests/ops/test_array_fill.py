@@ -7,21 +7,7 @@ import pytest
 import staticgraph as tf
 from staticgraph.errors import InvalidArgumentError
 from staticgraph.ops import constant_value
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tf.Graph().as_default() as g:
-        yield g
-
-
-def run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed)
-
-
-def shape(t):
-    return t.shape.raw
+from ..helpers import run, shape
 
 
 # ------------------------------------------------------- fill, zeros, ones

@@ -5,21 +5,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tf.Graph().as_default() as g:
-        yield g
-
-
-def run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed)
-
-
-def shape(t):
-    return t.shape.raw
+from ..helpers import run, shape
 
 
 # ------------------------------------------------------------------- gather

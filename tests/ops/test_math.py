@@ -14,13 +14,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
+from ..helpers import run
 
 
 @pytest.fixture(autouse=True)
@@ -28,11 +22,6 @@ def no_numpy_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         yield
-
-
-def run(fetches, feeds=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feeds)
 
 
 def op_types(graph):

@@ -9,21 +9,10 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
+from ..helpers import run
 
 ALPHA = 1.6732632423543772848170429916717
 SCALE = 1.0507009873554804934193349852946
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
-
-
-def run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed)
 
 
 def log_softmax_ref(x, axis=-1):

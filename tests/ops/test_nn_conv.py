@@ -13,19 +13,9 @@ from staticgraph.ops import conv_windows
 
 from .cases.nn_conv_cases import naive_conv2d, naive_conv2d_transpose
 from .cases.nn_pool_cases import naive_pool
+from ..helpers import run
 
 R = np.random.default_rng(11)
-
-
-def run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed or {})
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tf.Graph().as_default() as g:
-        yield g
 
 
 # ------------------------------------------------------------------ padding rules

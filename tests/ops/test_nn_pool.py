@@ -4,17 +4,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-
-
-def run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed or {})
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    with tf.Graph().as_default() as g:
-        yield g
+from ..helpers import run
 
 
 # ------------------------------------------------------------------ padding rules

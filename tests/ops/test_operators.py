@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
+from ..helpers import run
 
 
 @pytest.fixture(autouse=True)
@@ -14,11 +15,6 @@ def g():
     graph = tf.Graph()
     with graph.as_default():
         yield graph
-
-
-def run(fetches, feeds=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feeds)
 
 
 X = np.array([[1.5, -2.0], [3.0, 4.5]], np.float32)
