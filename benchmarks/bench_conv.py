@@ -19,28 +19,8 @@ import os
 import sys
 
 
-def _avx512_blas_hint():
-    """OpenBLAS picks its Haswell (AVX2) kernels on some AVX-512 CPUs (e.g. AMD EPYC Zen 4),
-    about 1.6x slower sgemm than its SkylakeX kernels; TF's oneDNN uses AVX-512 there.
-    Choose SkylakeX for this process when the CPU has AVX-512 and nothing else was asked
-    (set OPENBLAS_CORETYPE yourself, e.g. to Haswell, to override)."""
-    if "OPENBLAS_CORETYPE" in os.environ or "numpy" in sys.modules:
-        return None
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = f.read()
-    except OSError:
-        return None
-    if " avx512f" in flags and " avx512dq" in flags and " avx512vl" in flags:
-        os.environ["OPENBLAS_CORETYPE"] = "SkylakeX"
-        return "SkylakeX"
-    return None
-
-
-BLAS_HINT = _avx512_blas_hint()
-
-import numpy as np  # noqa: E402
-from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _HERE)
@@ -122,8 +102,6 @@ def declare(lib):
 
 
 def main():
-    if BLAS_HINT:
-        print(f"(OPENBLAS_CORETYPE={BLAS_HINT} set for this process: the CPU has AVX-512)")
     want = naive_forward()
     for fn in (offset_forward, kernels_forward):
         np.testing.assert_allclose(fn(), want, rtol=1e-4, atol=1e-4)

@@ -17,28 +17,12 @@ from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import require_dtype
 from .static_value import constant_value
+from .shape_args import fold
 
 __all__ = ["concat", "stack", "unstack", "split"]
 
 INDEX = (dtypes.int32, dtypes.int64)
 STATIC_LIMIT = 4096
-
-
-def _fold(op):
-    n = op.outputs[0].shape.num_elements() if op.outputs else None
-    if n is None or n > STATIC_LIMIT:
-        return None
-    values = []
-    for t in op.inputs:
-        v = constant_value(t)
-        if v is None:
-            return None
-        values.append(np.asarray(v))
-    try:
-        out = op.op_def.compute(*values, **op.attrs)
-    except (ValueError, TypeError, IndexError):
-        return None
-    return out if isinstance(out, np.ndarray) else None
 
 
 def _tensor_like(v) -> bool:
@@ -133,7 +117,7 @@ class ConcatV2(OpDef):
         return np.concatenate(inputs[:-1], axis=int(inputs[-1]))
 
     def static_value(self, op):
-        return _fold(op)
+        return fold(op)
 
 
 def concat(values, axis, name="concat"):
@@ -207,7 +191,7 @@ class Pack(OpDef):
         return np.stack(values, axis=axis)
 
     def static_value(self, op):
-        return _fold(op)
+        return fold(op)
 
 
 def stack(values, axis=0, name="stack"):

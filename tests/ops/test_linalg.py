@@ -4,17 +4,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph():
-    with tf.Graph().as_default():
-        yield
-
-
-def _run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed)
+from ..helpers import run
 
 
 def test_inner_dimension_mismatch_message():
@@ -72,7 +62,7 @@ def test_dtypes():
     assert c.dtype == tf.float32
     ints = tf.matmul(tf.constant([[1, 2]]), tf.constant([[3], [4]]))
     assert ints.dtype == tf.int32
-    got = _run([c, ints])
+    got = run([c, ints])
     np.testing.assert_array_equal(got[0], [[11.0]])
     assert got[1].dtype == np.int32 and got[1][0, 0] == 11
 
@@ -91,7 +81,7 @@ def test_kernel_leaves_inputs_untouched_and_larger_values():
     b = rng.standard_normal((48, 32)).astype(np.float32)
     pa, pb = tf.placeholder(tf.float32, a.shape), tf.placeholder(tf.float32, b.shape)
     a0, b0 = a.copy(), b.copy()
-    got = _run(tf.matmul(pa, pb, transpose_b=True), {pa: a, pb: b})
+    got = run(tf.matmul(pa, pb, transpose_b=True), {pa: a, pb: b})
     want = np.einsum("ik,jk->ij", a.astype(np.float64), b.astype(np.float64))
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
     np.testing.assert_array_equal(a, a0)
@@ -120,6 +110,6 @@ def test_tensordot_axes_forms_and_errors():
     assert tf.tensordot(u, b, 2).shape.rank is None
     va = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     vb = np.arange(60, dtype=np.float32).reshape(4, 3, 5)
-    got = _run(tf.tensordot(u, b, 2), {u: va.transpose(0, 2, 1), b: vb})
+    got = run(tf.tensordot(u, b, 2), {u: va.transpose(0, 2, 1), b: vb})
     want = np.einsum("ikj,kjl->il", va.transpose(0, 2, 1), vb)
     np.testing.assert_allclose(got, want)

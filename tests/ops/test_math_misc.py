@@ -6,17 +6,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph():
-    with tf.Graph().as_default():
-        yield
-
-
-def _run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed)
+from ..helpers import run
 
 
 def test_cast_same_dtype_returns_input_and_names():
@@ -34,7 +24,7 @@ def test_cast_same_dtype_returns_input_and_names():
 def test_cast_semantics():
     vals = tf.constant([-1.8, -0.2, 0.0, 0.7, 1.8])
     python = tf.cast(1.5, tf.int32)
-    got = _run([tf.cast(vals, tf.int32), tf.cast(vals, tf.bool), python,
+    got = run([tf.cast(vals, tf.int32), tf.cast(vals, tf.bool), python,
                 tf.cast(tf.constant([True, False]), tf.int64),
                 tf.cast(tf.constant([300, -1]), tf.uint8)])
     np.testing.assert_array_equal(got[0], [-1, 0, 0, 0, 1])
@@ -49,7 +39,7 @@ def test_cast_nan_to_int_emits_no_warning():
     t = tf.cast(tf.constant([np.nan, np.inf, 1.0]), tf.int32)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        got = _run(t)
+        got = run(t)
     assert got[2] == 1
 
 
@@ -67,7 +57,7 @@ def test_saturate_cast():
     assert to_u8.dtype == tf.uint8 and widen.dtype == tf.int64
     assert widen.op.type == "Cast" and widen.op.inputs[0] is i  # nothing to clamp
     assert to_u8.op.inputs[0].op.type == "ClipByValue"
-    got = _run([to_i32, to_u8, widen])
+    got = run([to_i32, to_u8, widen])
     np.testing.assert_array_equal(got[0], [2147483520, -2147483648, 3, -3])
     np.testing.assert_array_equal(got[1], [0, 255, 7])
     np.testing.assert_array_equal(got[2], [-5, 300, 7])
@@ -82,7 +72,7 @@ def test_clip_by_value():
     with pytest.raises(TypeError):
         tf.clip_by_value(t, 0.0, tf.constant(1.0, tf.float64))
     v = np.array([[-1.0, 1.5, 2.5], [0.5, 5.0, 9.0]], np.float32)
-    got = _run(clipped, {t: v})
+    got = run(clipped, {t: v})
     np.testing.assert_array_equal(got, [[0.0, 1.5, 2.5], [0.5, 2.0, 3.0]])
     assert got.dtype == np.float32
     np.testing.assert_array_equal(v[0], [-1.0, 1.5, 2.5])  # input untouched
@@ -98,7 +88,7 @@ def test_cumsum_axis_forms():
     with pytest.raises(ValueError):
         tf.cumsum(x, [0, 1])
     v = np.array([[1, 2, 3], [4, 5, 6]], np.int32)
-    got = _run([dyn, tf.cumsum(x, -1, exclusive=True), tf.cumprod(x, 1)], {x: v, axis: 0})
+    got = run([dyn, tf.cumsum(x, -1, exclusive=True), tf.cumprod(x, 1)], {x: v, axis: 0})
     np.testing.assert_array_equal(got[0], [[5, 7, 9], [4, 5, 6]])
     np.testing.assert_array_equal(got[1], [[0, 1, 3], [0, 4, 9]])
     np.testing.assert_array_equal(got[2], [[1, 2, 6], [4, 20, 120]])
@@ -133,9 +123,9 @@ def test_where_shapes_and_values():
     b = tf.where_v2(tf.placeholder(tf.bool, [None, 1]), tf.placeholder(tf.float32, [4]), 1.0)
     assert b.shape.as_list() == [None, 4]
     v = np.array([[1, 2], [3, 4], [5, 6]], np.int32)
-    got = _run(rows, {c: [True, False, True], x: v})
+    got = run(rows, {c: [True, False, True], x: v})
     np.testing.assert_array_equal(got, [[1, 2], [-3, -4], [5, 6]])
     with pytest.raises(tf.errors.InvalidArgumentError):
-        _run(rows, {c: [True, False], x: v})
+        run(rows, {c: [True, False], x: v})
     pts = tf.where([[True, False], [False, True]])
-    np.testing.assert_array_equal(_run(pts), [[0, 0], [1, 1]])
+    np.testing.assert_array_equal(run(pts), [[0, 0], [1, 1]])

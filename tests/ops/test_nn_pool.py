@@ -1,7 +1,6 @@
 """TF1 behaviour of max_pool / avg_pool padding beyond the generic cases."""
 
 import numpy as np
-import pytest
 
 import staticgraph as tf
 from ..helpers import run

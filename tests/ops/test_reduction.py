@@ -4,21 +4,11 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-
-
-def _run(fetches, feed=None):
-    with tf.Session() as sess:
-        return sess.run(fetches, feed)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph():
-    with tf.Graph().as_default():
-        yield
+from ..helpers import run
 
 
 def test_int_mean_is_truncating_integer_division():
-    got = _run([tf.reduce_mean(tf.constant([1, 2])),
+    got = run([tf.reduce_mean(tf.constant([1, 2])),
                 tf.reduce_mean(tf.constant([-1, -2])),
                 tf.reduce_mean(tf.constant([[7, -8], [2, 3]], tf.int64), axis=0)])
     assert got[0] == 1 and got[0].dtype == np.int32
@@ -29,7 +19,7 @@ def test_int_mean_is_truncating_integer_division():
 
 def test_result_dtype_equals_input_dtype():
     x = np.array([[100, 100], [100, 100]], np.int8)
-    got = _run([tf.reduce_sum(tf.constant(x)), tf.reduce_prod(tf.constant(x[0].astype(np.int16))),
+    got = run([tf.reduce_sum(tf.constant(x)), tf.reduce_prod(tf.constant(x[0].astype(np.int16))),
                 tf.reduce_max(tf.constant(x)), tf.reduce_mean(tf.constant([1.5, 2.0], tf.float16))])
     assert [g.dtype for g in got] == [np.int8, np.int16, np.int8, np.float16]
     assert got[0] == np.int8(-112)  # 400 wraps around like TF1's int8 accumulator
@@ -39,8 +29,8 @@ def test_result_dtype_equals_input_dtype():
 def test_python_lists_and_defaults():
     total = tf.reduce_sum([[1, 1, 1], [1, 1, 1]], 1)
     assert total.dtype == tf.int32 and total.shape.as_list() == [2]
-    np.testing.assert_array_equal(_run(total), [3, 3])
-    assert _run(tf.reduce_sum([[1., 2.], [3., 4.]])) == 10.0
+    np.testing.assert_array_equal(run(total), [3, 3])
+    assert run(tf.reduce_sum([[1., 2.], [3., 4.]])) == 10.0
 
 
 def test_deprecated_aliases_conflict():
@@ -101,18 +91,18 @@ def test_axis_from_a_computed_tensor():
     assert single.shape.as_list() == [None]
     assert arg.shape.as_list() == [None]
     v = np.array([[1, 5, 2], [4, 0, 6]], np.float32)
-    got = _run([plain, kept, single, arg], {x: v, ax_vec: [1, -1], ax: -1})
+    got = run([plain, kept, single, arg], {x: v, ax_vec: [1, -1], ax: -1})
     np.testing.assert_array_equal(got[0], [8, 10])
     np.testing.assert_array_equal(got[1], [[5], [6]])
     np.testing.assert_array_equal(got[2], [1, 0])
     np.testing.assert_array_equal(got[3], [1, 2])
     with pytest.raises(tf.errors.InvalidArgumentError):
-        _run(plain, {x: v, ax_vec: [2]})
+        run(plain, {x: v, ax_vec: [2]})
 
 
 def test_empty_reductions_give_identities():
     e = tf.constant(np.zeros((0,), np.int32))
-    got = _run([tf.reduce_max(e), tf.reduce_min(e), tf.reduce_sum(e), tf.reduce_prod(e),
+    got = run([tf.reduce_max(e), tf.reduce_min(e), tf.reduce_sum(e), tf.reduce_prod(e),
                 tf.reduce_min(tf.constant(np.zeros((0,), np.float32)))])
     assert got[:4] == [np.iinfo(np.int32).min, np.iinfo(np.int32).max, 0, 1]
     assert got[4] == np.inf
@@ -122,10 +112,10 @@ def test_argmax_defaults_to_axis_zero_and_int64():
     x = tf.constant([[1, 9], [5, 2], [3, 3]])
     a = tf.argmax(x)
     assert a.dtype == tf.int64 and a.shape.as_list() == [2]
-    np.testing.assert_array_equal(_run(a), [1, 0])
+    np.testing.assert_array_equal(run(a), [1, 0])
     b = tf.argmin(x, 1, output_type=tf.int32)
     assert b.dtype == tf.int32
-    np.testing.assert_array_equal(_run(b), [0, 1, 0])
+    np.testing.assert_array_equal(run(b), [0, 1, 0])
     with pytest.raises(TypeError):
         tf.argmax(x, output_type=tf.float32)
 
@@ -139,7 +129,7 @@ def test_reduce_logsumexp_is_stable():
     inf = tf.reduce_logsumexp(tf.constant([-np.inf, -np.inf]))
     assert rows.shape.as_list() == [2] and kept.shape.as_list() == [2, 1]
     assert everything.shape.as_list() == []
-    got = _run([rows, kept, everything, inf])
+    got = run([rows, kept, everything, inf])
     want = np.array([1000 + np.log(2 + np.exp(-10.0)), -1000 + np.log(2)])
     np.testing.assert_allclose(got[0], want, rtol=1e-6)
     np.testing.assert_allclose(got[1], want[:, None], rtol=1e-6)
@@ -156,7 +146,7 @@ def test_count_nonzero():
     flags = tf.count_nonzero(tf.constant([True, False, True]))
     assert total.dtype == tf.int64 and rows.dtype == tf.int32
     assert rows.shape.as_list() == [2, 1] and old.shape.as_list() == [3]
-    got = _run([total, rows, old, flags])
+    got = run([total, rows, old, flags])
     assert got[0] == 3
     np.testing.assert_array_equal(got[1], [[1], [2]])
     np.testing.assert_array_equal(got[2], [1, 2, 0])
@@ -171,6 +161,6 @@ def test_unknown_rank_reduce_all_is_scalar():
     assert s.shape.as_list() == []
     assert k.shape.rank is None
     v = np.arange(6, dtype=np.float32).reshape(2, 3)
-    got = _run([s, k], {x: v})
+    got = run([s, k], {x: v})
     assert got[0] == 15.0
     np.testing.assert_allclose(got[1], [[2.5]])
