@@ -20,6 +20,7 @@ from .graphlib.default_graph import (add_to_collection, add_to_collections,
                                      set_random_seed)
 from .graphlib.dtypes import (DType, as_dtype, bool, double, float16, float32, float64, half,
                               int8, int16, int32, int64, string, uint8)
+from .graphlib.gradients import gradients, hessians
 from .graphlib.graph import Graph, GraphKeys
 from .graphlib.operation import Operation
 from .graphlib.tensor import Tensor

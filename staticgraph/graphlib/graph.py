@@ -263,7 +263,7 @@ class Graph:
             raise RuntimeError("Graph is finalized and cannot be modified.")
         if not isinstance(name, str) or not name:
             raise TypeError(f"Op names are non-empty strings, got {name!r}.")
-        frame = capture_user_frame(2)
+        frame = getattr(self._thread, "frame_override", None) or capture_user_frame(2)
         with self._lock:
             if name.endswith("/"):
                 name = name[:-1]
@@ -295,6 +295,20 @@ class Graph:
             self._by_name[name] = op
             self.version += 1
         return op
+
+    @contextlib.contextmanager
+    def attributed_to(self, frame):
+        """Ops created inside record ``frame`` as the user line that declared them.
+
+        The gradient engine uses this so that each gradient op remembers the user's
+        line of the forward op it differentiates.
+        """
+        old = getattr(self._thread, "frame_override", None)
+        self._thread.frame_override = frame
+        try:
+            yield
+        finally:
+            self._thread.frame_override = old
 
     # -------------------------------------------------------- control and device
     @contextlib.contextmanager

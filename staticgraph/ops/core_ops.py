@@ -85,6 +85,9 @@ class Identity(OpDef):
     def compute(x):
         return x
 
+    def grad(self, op, dy):
+        return [dy]
+
 
 @register
 class NoOp(OpDef):

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..graphlib import Tensor, dtypes, name_scope
 from . import math_misc as _math_misc
+from . import math_unary as _math_unary
 from .convert import convert_same_dtype, convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import (FLOATS, INTS, NUMERIC, SIGNED_NUMERIC, broadcast_spec,
@@ -26,6 +27,7 @@ class BinaryOp(OpDef):
     """Base of elementwise ops of two same-dtype inputs with broadcasting."""
 
     allowed = NUMERIC
+    grad_broadcasts = True
 
     def infer(self, x, y):
         check_same_dtype(x, y)
@@ -39,6 +41,9 @@ class Add(BinaryOp):
 
     compute = staticmethod(np.add)
 
+    def grad(self, op, dy):
+        return [dy, dy]
+
 
 @register
 class Sub(BinaryOp):
@@ -46,12 +51,19 @@ class Sub(BinaryOp):
 
     compute = staticmethod(np.subtract)
 
+    def grad(self, op, dy):
+        return [dy, _math_unary.negative(dy)]
+
 
 @register
 class Mul(BinaryOp):
     """``x * y``."""
 
     compute = staticmethod(np.multiply)
+
+    def grad(self, op, dy):
+        x, y = op.inputs
+        return [multiply(dy, y), multiply(x, dy)]
 
 
 def _int_divisor_check(y, op_type):

@@ -52,7 +52,10 @@ class OpDef:
         stateful: True for ops with side effects or randomness (never folded or merged).
         returns_view: the indices of the inputs whose memory the kernel's outputs may
             share (a view, e.g. ``(0,)`` for reshape), or True for any input.
-        differentiable: False for ops that carry no gradient (declared explicitly).
+        differentiable: False for ops that carry no gradient (declared explicitly);
+            a gradient asked through such an op raises LookupError at ``gradients()``.
+        grad_broadcasts: True when ``grad`` may return input gradients in the broadcast
+            shape (binary elementwise ops); the engine sums them to the input's shape.
         ref_inputs: indices of inputs that are variables themselves (not their values);
             the kernel reaches the variable through ``runtime``, not as an argument.
         reads_refs / writes_refs: whether the kernel reads / writes those variables
@@ -90,6 +93,17 @@ class OpDef:
     def static_value(self, op):
         """The op's first output value if known while declaring, else None."""
         return None
+
+    # ---- differentiation -------------------------------------------------------
+    grad = None
+    """``grad(self, op, *output_grads)`` -> one gradient (Tensor or None) per input.
+
+    Each output gradient is a Tensor (zeros where the output received none) or None
+    for non-float outputs. Gradients for inputs may be returned in the broadcast
+    shape when ``grad_broadcasts`` is True: the engine reduces them to each input's
+    shape. Ops that carry no gradient set ``differentiable = False`` instead.
+    """
+    grad_broadcasts: bool = False
 
     # ---- execution -------------------------------------------------------------
     compute = None

@@ -42,6 +42,14 @@ class Case:
             static output needs known input shapes, e.g. a known depth).
         rtol, atol: tolerances for ``expected``.
         id: readable test id suffix.
+        grad: True to check the op's gradient against central finite differences in
+            float64 (float inputs are fed as float64); ``"none"`` to assert that
+            ``tf.gradients`` returns None for the inputs (ops TF1 declares
+            not differentiable, such as StopGradient); False where no check is
+            meaningful (random ops, inputs at kinks, huge inputs).
+        grad_inputs: indices of the inputs to differentiate (default: all float ones).
+        grad2: also check second derivatives (for smooth ops).
+        grad_rtol, grad_atol: tolerances of the gradient checks.
     """
 
     op_type: str
@@ -55,6 +63,11 @@ class Case:
     rtol: float = 1e-5
     atol: float = 1e-6
     id: str = ""
+    grad: bool | str = True
+    grad_inputs: Sequence[int] | None = None
+    grad2: bool = False
+    grad_rtol: float = 1e-4
+    grad_atol: float = 1e-6
 
     def __post_init__(self):
         self.inputs = [np.asarray(v) for v in self.inputs]
