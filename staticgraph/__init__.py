@@ -38,8 +38,9 @@ def _export_families():
     """Put every op family's public functions at the top level, except ``tf.nn``'s."""
     namespace = globals()
     nn_families = {ops.nn_activation, ops.nn_loss, ops.nn_norm, ops.nn_conv, ops.nn_pool}
+    namespaced = {ops.losses, ops.metrics, ops.training_ops}  # tf.losses, tf.metrics, internal
     for module in ops.FAMILIES:
-        if module in nn_families:
+        if module in nn_families or module in namespaced:
             continue
         for name in module.__all__:
             namespace.setdefault(name, getattr(module, name))
@@ -52,7 +53,7 @@ _export_families()
 del _export_families
 
 # Sub-namespaces, after the op families are registered.
-from . import compat, math, nn, random  # noqa: E402
+from . import compat, losses, math, metrics, nn, random, train  # noqa: E402
 
 newaxis = None
 

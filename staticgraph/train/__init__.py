@@ -1,0 +1,1 @@
+"""train: training algorithms (optimizers), global step, learning-rate schedules (being written)."""
