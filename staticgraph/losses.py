@@ -2,6 +2,4 @@
 
 from .ops import losses as _losses
 
-for _name in _losses.__all__:
-    globals()[_name] = getattr(_losses, _name)
-del _name
+globals().update({_n: getattr(_losses, _n) for _n in _losses.__all__})

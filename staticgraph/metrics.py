@@ -2,6 +2,4 @@
 
 from .ops import metrics as _metrics
 
-for _name in _metrics.__all__:
-    globals()[_name] = getattr(_metrics, _name)
-del _name
+globals().update({_n: getattr(_metrics, _n) for _n in _metrics.__all__})
