@@ -12,7 +12,11 @@ import numbers
 import numpy as np
 
 from ..graphlib import Dimension, Tensor, TensorShape, dtypes, name_scope
+from . import array_shape as _array_shape
+from . import array_slice as _array_slice
 from . import core_ops as _core_ops
+from . import math_binary as _math_binary
+from . import math_misc as _math_misc
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import require_dtype
@@ -119,6 +123,33 @@ class ConcatV2(OpDef):
     def static_value(self, op):
         return fold(op)
 
+    def grad(self, op, dy):
+        # dy cut back into the inputs' pieces along the axis: one SplitV.
+        values, axis_t = op.inputs[:-1], op.inputs[-1]
+        sizes = _concat_sizes(values, axis_t)
+        parts = apply_op("SplitV", [dy, sizes, axis_t], {"num_split": len(values)})
+        parts = parts if isinstance(parts, list) else [parts]
+        for part, v in zip(parts, values):
+            part.set_shape(v.shape)
+        return parts + [None]
+
+
+def _concat_sizes(values, axis_t):
+    """The sizes of ``values`` along ``axis_t``: a constant when known, else computed."""
+    axis = constant_value(axis_t)
+    rank = next((v.shape.rank for v in values if v.shape.rank is not None), None)
+    if axis is not None and rank is not None:
+        a = int(np.reshape(axis, -1)[0]) % rank
+        sizes = [v.shape.raw[a] for v in values]
+        if None not in sizes:
+            return convert_to_tensor(np.array(sizes, np.int32), name="sizes")
+    ax = axis_t if axis_t.dtype is dtypes.int32 else _math_misc.cast(axis_t, dtypes.int32)
+    ax = _math_binary.floormod(ax, _array_shape.rank(values[0]))
+    begin = _array_shape.reshape(ax, [1])
+    one = convert_to_tensor(np.array([1], np.int32), name="one")
+    return concat([_array_slice.slice(_array_shape.shape(v), begin, one) for v in values], 0,
+                  name="sizes")
+
 
 def concat(values, axis, name="concat"):
     """``values`` joined along dimension ``axis`` (all other dimensions must match).
@@ -193,6 +224,9 @@ class Pack(OpDef):
     def static_value(self, op):
         return fold(op)
 
+    def grad(self, op, dy):
+        return unstack(dy, num=len(op.inputs), axis=op.attrs["axis"])
+
 
 def stack(values, axis=0, name="stack"):
     """Stacks a list of rank-R tensors into one rank-(R+1) tensor along ``axis``.
@@ -261,6 +295,9 @@ class Unpack(OpDef):
                              f"{list(value.shape)}")
         parts = np.moveaxis(value, axis, 0)
         return parts[0] if num == 1 else tuple(parts)
+
+    def grad(self, op, *dys):
+        return [stack(list(dys), axis=op.attrs["axis"])]
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -346,6 +383,9 @@ class Split(OpDef):
         parts = np.split(value, num_split, axis=axis)
         return parts[0] if num_split == 1 else tuple(parts)
 
+    def grad(self, op, *dys):
+        return [None, concat(list(dys), op.inputs[0])]
+
 
 def _resolve_sizes(sizes, d):
     """``sizes`` with its -1 entry replaced, checked against dimension size ``d``."""
@@ -417,6 +457,9 @@ class SplitV(OpDef):
         sizes = _resolve_sizes(sizes, value.shape[axis])
         parts = np.split(value, np.cumsum(sizes[:-1]), axis=axis)
         return parts[0] if num_split == 1 else tuple(parts)
+
+    def grad(self, op, *dys):
+        return [concat(list(dys), op.inputs[2]), None, None]
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):

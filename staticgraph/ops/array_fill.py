@@ -14,6 +14,7 @@ import numpy as np
 from ..graphlib import Tensor, TensorShape, as_dtype, dtypes, name_scope
 from . import array_shape as _array_shape
 from . import math_misc as _math_misc
+from . import reduction as _reduction
 from .convert import constant, convert_same_dtype, convert_to_tensor, to_numpy_constant
 from .registry import OpDef, Spec, apply_op, register
 from .shape_args import INDEX, _ints, _require_rank, _shape_tensor, fold
@@ -46,6 +47,15 @@ class Fill(OpDef):
 
     def static_value(self, op):
         return fold(op)
+
+    def grad(self, op, dy):
+        # Every element is ``value``: its gradient is the sum of dy (TF1's FillGrad).
+        return [None, _reduction.reduce_sum(dy)]
+
+
+def _no_gradient(self, op, *dys):
+    """TF1 registers these ops NotDifferentiable: ``tf.gradients`` gives None."""
+    return [None] * len(op.inputs)
 
 
 def fill(dims, value, name=None):
@@ -101,7 +111,7 @@ def ones(shape, dtype=dtypes.float32, name=None):
 class ZerosLike(OpDef):
     """Zeros of the shape and dtype of ``x``."""
 
-    differentiable = False
+    grad = _no_gradient
 
     def infer(self, x):
         return same_as(x)
@@ -161,7 +171,7 @@ def _range_count(start, limit, delta, dtype):
 class Range(OpDef):
     """``[start, start + delta, ...]`` up to but excluding ``limit`` (scalars of one dtype)."""
 
-    differentiable = False
+    grad = _no_gradient
 
     def infer(self, start, limit, delta):
         for t, arg in ((start, "start"), (limit, "limit"), (delta, "delta")):
@@ -239,7 +249,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
 class LinSpace(OpDef):
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive."""
 
-    differentiable = False
+    grad = _no_gradient
 
     def infer(self, start, stop, num):
         require_dtype(start, FLOATS, "start")

@@ -11,8 +11,11 @@ import collections
 import numpy as np
 
 from ..graphlib import Tensor, TensorShape, as_dtype, dtypes
+from . import array_gather as _gather
+from . import array_shape as _shape
+from . import math_misc as _misc
 from .convert import convert_to_tensor
-from .index_args import INDEX, _pyslice, _require_rank, _scalar_value
+from .index_args import INDEX, _as_index, _dims, _prod, _pyslice, _require_rank, _scalar_value
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import ALL, INTS, NUMERIC, require_dtype, unknown
 from .static_value import constant_value
@@ -58,6 +61,37 @@ class BooleanMask(OpDef):
             raise ValueError(f"Shapes {list(tensor.shape[ax:ax + mask.ndim])} and "
                              f"{list(mask.shape)} are incompatible")
         return tensor[(_pyslice(None),) * ax + (mask,)]
+
+    def grad(self, op, dy):
+        # TF1 gathers the flattened mask's true positions; the gradient adds dy back
+        # there (zeros elsewhere): the adjoint of that gather.
+        tensor, mask = op.inputs
+        ax, mr, rank = op.attrs["axis"], mask.shape.rank, tensor.shape.rank
+        itype = dtypes.int64
+        kept = _shape.reshape(_misc.where(_shape.reshape(mask, [-1])), [-1])
+        if ax < 0 and rank is not None:
+            ax += rank
+        full = None
+        if ax >= 0:
+            pre = _dims(tensor, 0, ax, itype)
+            at = ax
+        else:
+            full = _shape.shape(tensor, out_type=itype)
+            at = _shape.size(full, out_type=itype) + ax
+            pre = full[:at]
+        if mr is not None:
+            depth = _prod(_dims(mask, 0, None, itype), itype)
+        else:
+            depth = _shape.size(mask, out_type=itype)
+        if isinstance(at, int) and mr is not None:
+            inner = _dims(tensor, at + mr, None, itype)
+        else:
+            full = _shape.shape(tensor, out_type=itype) if full is None else full
+            inner = full[_as_index(at, itype) + _as_index(
+                _shape.rank(mask) if mr is None else mr, itype):]
+        count = dy.shape.raw[at] if dy.shape.rank is not None and isinstance(at, int) else None
+        return [_gather.scatter_gathered(dy, kept, 1, _prod(pre, itype), depth, inner,
+                                         count, tensor), None]
 
 
 def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
@@ -152,6 +186,16 @@ class TopKV2(OpDef):
         values, indices = _top_k(x, k)
         shape = x.shape[:-1] + (k,)
         return values.reshape(shape), indices.astype(np.int32).reshape(shape)
+
+    def grad(self, op, dvalues, dindices):
+        # TF1: dvalues scattered (added) back to the positions the values came from.
+        x, k = op.inputs
+        indices = op.outputs[1]
+        itype = dtypes.int32
+        rows = _prod(_dims(x, 0, -1, itype), itype)
+        depth = _dims(x, -1, None, itype)[0]
+        count = _scalar_value(k)
+        return [_gather.scatter_gathered(dvalues, indices, rows, 1, depth, [], count, x), None]
 
 
 def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 - TF1's keywords

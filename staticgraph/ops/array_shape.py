@@ -23,7 +23,30 @@ from .shape_args import (INDEX, _ints, _require_rank, _scalar_int, _shape_entrie
 from .shape_rules import require_dtype
 from .static_value import constant_value
 
-__all__ = ["reshape", "transpose", "expand_dims", "squeeze", "shape", "size", "rank"]
+__all__ = ["reshape", "transpose", "expand_dims", "squeeze", "shape", "size", "rank",
+           "invert_permutation"]
+
+
+def shape_for_grad(x):
+    """A shape argument that gives a tensor ``x``'s shape back, as cheaply as possible.
+
+    Gradient rules reshape ``dy`` to their input's shape with it: a constant list when
+    the static shape is fully known, or when a single dimension is unknown (then -1)
+    and no known dimension is 0; otherwise the dynamic ``shape(x)``.
+    """
+    raw = x.shape.raw
+    if raw is not None:
+        unknown = [i for i, d in enumerate(raw) if d is None]
+        if not unknown:
+            return list(raw)
+        if len(unknown) == 1 and all(d for d in raw if d is not None):
+            return [-1 if d is None else d for d in raw]
+    return shape(x)
+
+
+def _reshape_back(op, dy):
+    """Gradient of ops that only change the shape of input 0: ``dy`` reshaped back."""
+    return [reshape(dy, shape_for_grad(op.inputs[0]))] + [None] * (len(op.inputs) - 1)
 
 
 # ------------------------------------------------------------------ reshape
@@ -108,6 +131,8 @@ class Reshape(OpDef):
     def static_value(self, op):
         return fold(op)
 
+    grad = staticmethod(_reshape_back)
+
 
 def reshape(tensor, shape, name=None):
     """``tensor``'s elements in a new ``shape`` (one entry may be -1, inferred).
@@ -168,6 +193,14 @@ class Transpose(OpDef):
     def static_value(self, op):
         return fold(op)
 
+    def grad(self, op, dy):
+        perm = op.inputs[1]
+        p = constant_value(perm)
+        if p is not None:  # the usual case: one Transpose by the inverse permutation
+            inverse = np.argsort(np.reshape(p, -1)).astype(perm.dtype.np_dtype)
+            return [transpose(dy, constant(inverse, name="perm")), None]
+        return [transpose(dy, invert_permutation(perm)), None]
+
 
 def transpose(a, perm=None, name="transpose", conjugate=False):
     """Permutes the dimensions of ``a`` according to ``perm`` (default: reversed).
@@ -200,6 +233,50 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
         return apply_op("Transpose", [a, perm], name=scope)
 
 
+@register
+class InvertPermutation(OpDef):
+    """The inverse of the permutation ``x`` (1-D int): ``y[x[i]] = i``."""
+
+    differentiable = False
+
+    def infer(self, x):
+        require_dtype(x, INDEX, "x")
+        _require_rank(x, 1, "x")
+        v = constant_value(x)
+        if v is not None:
+            _check_permutation(_ints(v))
+        return Spec(x.dtype, x.shape)
+
+    @staticmethod
+    def compute(x):
+        _check_permutation(x.tolist())
+        out = np.empty_like(x)
+        out[x] = np.arange(x.size, dtype=x.dtype)
+        return out
+
+    def static_value(self, op):
+        return fold(op)
+
+
+def _check_permutation(p):
+    n = len(p)
+    if sorted(p) != list(range(n)):
+        raise ValueError(f"{p} is not a permutation of 0, ..., {n - 1}")
+
+
+def invert_permutation(x, name=None):
+    """The inverse permutation of the 1-D int32/int64 tensor ``x``: ``y[x[i]] = i``.
+
+    Raises:
+        ValueError: ``x`` is known not to be a permutation of ``0 .. n-1``.
+
+    Example:
+        >>> tf.invert_permutation([3, 4, 0, 2, 1])   # [2, 4, 3, 0, 1]
+    """
+    x = convert_to_tensor(x, preferred_dtype=dtypes.int32, name="x")
+    return apply_op("InvertPermutation", [x], name=name)
+
+
 # ---------------------------------------------------------- expand / squeeze
 @register
 class ExpandDims(OpDef):
@@ -229,6 +306,8 @@ class ExpandDims(OpDef):
 
     def static_value(self, op):
         return fold(op)
+
+    grad = staticmethod(_reshape_back)
 
 
 def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002 - TF1's keyword
@@ -289,6 +368,8 @@ class Squeeze(OpDef):
 
     def static_value(self, op):
         return fold(op)
+
+    grad = staticmethod(_reshape_back)
 
 
 def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002 - TF1's keyword

@@ -1,7 +1,10 @@
-"""Slicing ops: ``Slice``, ``StridedSlice`` and ``tensor[key]``.
+"""Slicing ops: ``Slice``, ``StridedSlice`` (and its adjoint ``StridedSliceGrad``) and
+``tensor[key]``.
 
 ``slice_helper`` implements ``tensor[key]`` with TF1's rules (one ``StridedSlice``
 op named ``strided_slice``); the Python operator is installed by :mod:`.operators`.
+Gradients follow TF1: a slice's gradient pads ``dy`` back with zeros (``Pad``), a
+strided slice's writes ``dy`` into zeros of the input's shape (``StridedSliceGrad``).
 """
 
 from __future__ import annotations
@@ -11,15 +14,17 @@ import numbers
 
 import numpy as np
 
-from ..graphlib import Dimension, Tensor, dtypes, name_scope
+from ..graphlib import Dimension, Tensor, TensorShape, dtypes, name_scope
 from . import array_combine as _combine
+from . import array_shape as _shape
+from . import array_transform as _transform
 from . import math_misc as _math_misc
 from .array_select import boolean_mask
 from .convert import constant, convert_same_dtype, convert_to_tensor
 from .index_args import INDEX, _Foldable, _pyslice, _require_rank
-from .registry import Spec, apply_op, register
+from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import check_same_dtype, require_dtype, unknown
-from .static_value import constant_value
+from .static_value import constant_value, constant_value_as_shape
 
 __all__ = ["slice", "strided_slice"]
 
@@ -186,6 +191,62 @@ class StridedSlice(_Foldable):
         index, _ = _resolve_cached(x.shape, tuple(begin.tolist()), tuple(end.tolist()),
                                    tuple(strides.tolist()), *(masks[m] for m in _MASKS))
         return x[index]
+
+    def grad(self, op, dy):
+        x, begin, end, strides = op.inputs
+        if x.shape.is_fully_defined():
+            shape = constant(np.asarray(x.shape.raw, begin.dtype.np_dtype))
+        else:
+            shape = _shape.shape(x, out_type=begin.dtype)
+        return [_strided_slice_grad(shape, begin, end, strides, dy, op.attrs), None, None, None]
+
+
+@register
+class StridedSliceGrad(OpDef):
+    """Zeros of ``shape`` with ``dy`` written at ``[begin:end:strides]`` (the masks of the
+    ``StridedSlice`` it differentiates)."""
+
+    attrs = {m: 0 for m in _MASKS}
+
+    def infer(self, shape, begin, end, strides, dy, **masks):
+        check_same_dtype(shape, begin, end, strides, names=("shape", "begin", "end", "strides"))
+        require_dtype(shape, INDEX, "shape")
+        for t, arg in ((shape, "shape"), (begin, "begin"), (end, "end"), (strides, "strides")):
+            _require_rank(t, 1, arg)
+        target = constant_value_as_shape(shape)
+        if target.rank is None and shape.shape.raw is not None and shape.shape.raw[0] is not None:
+            target = TensorShape([None] * shape.shape.raw[0])
+        n = _vector_length(begin, end, strides)
+        if target.rank is not None and n is not None and dy.shape.rank is not None:
+            spec = [_partial_values(t, n) for t in (begin, end, strides)]
+            _, dims = _resolve(target.raw, *spec, *(masks[m] for m in _MASKS))
+            if not dy.shape.is_compatible_with(TensorShape(dims)):
+                raise ValueError(f"dy of shape {dy.shape} does not match the slice of shape "
+                                 f"{TensorShape(dims)} of {target}")
+        return Spec(dy.dtype, target)
+
+    @staticmethod
+    def compute(shape, begin, end, strides, dy, **masks):
+        shape = tuple(int(d) for d in shape)
+        index, dims = _resolve_cached(shape, tuple(begin.tolist()), tuple(end.tolist()),
+                                      tuple(strides.tolist()), *(masks[m] for m in _MASKS))
+        if tuple(dims) != dy.shape:
+            raise ValueError(f"dy of shape {list(dy.shape)} does not match the slice of shape "
+                             f"{list(dims)} of {list(shape)}")
+        out = np.zeros(shape, dy.dtype)
+        out[index] = dy
+        return out
+
+    def grad(self, op, ddx):
+        # TF1: the adjoint of writing dy into a slice is reading that slice.
+        _, begin, end, strides, _ = op.inputs
+        return [None, None, None, None, strided_slice(ddx, begin, end, strides, **op.attrs)]
+
+
+def _strided_slice_grad(shape, begin, end, strides, dy, masks, name=None):
+    """``StridedSliceGrad``: ``dy`` written into zeros of ``shape`` at the slice."""
+    return apply_op("StridedSliceGrad", [shape, begin, end, strides, dy], dict(masks),
+                    name=name)
 
 
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
@@ -392,6 +453,21 @@ class Slice(_Foldable):
         begin, size = begin.tolist(), size.tolist()
         dims = _slice_dims(x.shape, begin, size)
         return x[tuple(_pyslice(b, b + d) for b, d in zip(begin, dims)) + (Ellipsis,)]
+
+    def grad(self, op, dy):
+        # TF1: dy padded with begin zeros before and shape - size - begin after.
+        x, begin, _ = op.inputs
+        y = op.outputs[0]
+        b = constant_value(begin)
+        if b is not None and x.shape.is_fully_defined() and y.shape.is_fully_defined():
+            before = np.asarray(b).reshape(-1)
+            after = np.asarray(x.shape.raw) - np.asarray(y.shape.raw) - before
+            paddings = np.stack([before, after], axis=1).astype(begin.dtype.np_dtype)
+        else:
+            itype = begin.dtype
+            after = _shape.shape(x, out_type=itype) - _shape.shape(y, out_type=itype) - begin
+            paddings = _combine.stack([begin, after], axis=1)
+        return [_transform.pad(dy, paddings), None, None]
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TF1's name

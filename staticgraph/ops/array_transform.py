@@ -1,7 +1,8 @@
 """Array transform ops: stop_gradient, broadcast_to, tile, pad, reverse, meshgrid.
 
 Each op type (``StopGradient``, ``BroadcastTo``, ``Tile``, ``Pad``, ``PadV2``,
-``MirrorPad``, ``ReverseV2``) is defined once here; the public functions keep TF1's
+``MirrorPad``, ``ReverseV2``, and ``MirrorPadGrad``, the gradient of ``MirrorPad``)
+is defined once here; the public functions keep TF1's
 names, keywords and default op names. Shape arguments given as tensors give
 static shapes when their value is known while declaring.
 """
@@ -15,7 +16,11 @@ import numpy as np
 
 from ..graphlib import Tensor, TensorShape, name_scope
 from . import array_combine as _array_combine
-from .array_shape import reshape, size
+from . import array_fill as _array_fill
+from . import array_shape as _array_shape
+from . import array_slice as _array_slice
+from . import broadcast_grad as _broadcast_grad
+from . import reduction as _reduction
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_args import INDEX, _ints, _require_rank, _shape_tensor, _tensor_like, fold
@@ -31,7 +36,6 @@ __all__ = ["stop_gradient", "broadcast_to", "tile", "pad", "reverse", "reverse_v
 class StopGradient(OpDef):
     """Its input unchanged; gradients do not flow through it."""
 
-    differentiable = False
     returns_view = (0,)
 
     def infer(self, x):
@@ -40,6 +44,9 @@ class StopGradient(OpDef):
     @staticmethod
     def compute(x):
         return x
+
+    def grad(self, op, dy):
+        return [None]  # TF1: NotDifferentiable, tf.gradients gives None
 
 
 def stop_gradient(input, name=None):  # noqa: A002 - TF1's keyword
@@ -87,6 +94,11 @@ class BroadcastTo(OpDef):
 
     def static_value(self, op):
         return fold(op)
+
+    def grad(self, op, dy):
+        x = op.inputs[0]
+        target = list(x.shape.raw) if x.shape.is_fully_defined() else _array_shape.shape(x)
+        return [_broadcast_grad.sum_to_shape(dy, target), None]
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 - TF1's keyword
@@ -139,6 +151,23 @@ class Tile(OpDef):
 
     def static_value(self, op):
         return fold(op)
+
+    def grad(self, op, dy):
+        # dy viewed as [m0, d0, m1, d1, ...] and summed over the multiples' axes.
+        x, multiples = op.inputs
+        raw, m = x.shape.raw, constant_value(multiples)
+        if raw is not None and not raw:
+            return [dy, None]
+        if x.shape.is_fully_defined() and m is not None:
+            split = [v for pair in zip(_ints(m), raw) for v in pair]
+            axes = list(builtins.range(0, len(split), 2))
+            return [_reduction.reduce_sum(_array_shape.reshape(dy, split), axes), None]
+        pairs = _array_combine.stack([multiples, _array_shape.shape(x, out_type=multiples.dtype)])
+        split = _array_shape.reshape(_array_shape.transpose(pairs), [-1])
+        axes = _array_fill.range(0, _array_shape.size(split), 2)
+        dx = _reduction.reduce_sum(_array_shape.reshape(dy, split), axes)
+        dx.set_shape(x.shape)
+        return [dx, None]
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TF1's keyword
@@ -198,6 +227,22 @@ def _check_mirror(d, before, after, mode):
                          f"{after} greater than {d}")
 
 
+def _pad_grad(op, dy):
+    """``dy`` without the padded borders: the slice of ``dy`` where the input sits."""
+    x, paddings = op.inputs[:2]
+    p = constant_value(paddings)
+    if p is not None and x.shape.is_fully_defined():
+        dtype = paddings.dtype.np_dtype
+        begin = np.reshape(p, (-1, 2))[:, 0].astype(dtype)
+        dx = _array_slice.slice(dy, begin, np.array(x.shape.raw, dtype))
+    else:
+        begin = _array_slice.strided_slice(paddings, [0, 0], [0, 1], [1, 1], begin_mask=1,
+                                           end_mask=1, shrink_axis_mask=2)
+        dx = _array_slice.slice(dy, begin, _array_shape.shape(x, out_type=paddings.dtype))
+        dx.set_shape(x.shape)
+    return [dx] + [None] * (len(op.inputs) - 1)
+
+
 def _pad_pairs(x, paddings):
     p = np.asarray(paddings).astype(np.int64)
     if p.shape != (x.ndim, 2):
@@ -229,6 +274,8 @@ class Pad(OpDef):
     def static_value(self, op):
         return fold(op)
 
+    grad = staticmethod(_pad_grad)
+
 
 @register
 class PadV2(OpDef):
@@ -248,6 +295,9 @@ class PadV2(OpDef):
 
     def static_value(self, op):
         return fold(op)
+
+    # TF1: the slice of dy for the input, None for constant_values.
+    grad = staticmethod(_pad_grad)
 
 
 @register
@@ -270,6 +320,77 @@ class MirrorPad(OpDef):
 
     def static_value(self, op):
         return fold(op)
+
+    def grad(self, op, dy):
+        return [mirror_pad_grad(dy, op.inputs[1], op.attrs["mode"]), None]
+
+
+@register
+class MirrorPadGrad(OpDef):
+    """The gradient of ``MirrorPad``: ``grad``'s mirrored borders added back onto the input."""
+
+    attrs = {"mode": "REFLECT"}
+
+    def infer(self, grad, paddings, *, mode):
+        if mode not in ("REFLECT", "SYMMETRIC"):
+            raise ValueError(f"MirrorPadGrad mode must be REFLECT or SYMMETRIC, got {mode!r}")
+        require_dtype(paddings, INDEX, "paddings")
+        _require_rank(paddings, 2, "paddings")
+        raw, pv = grad.shape.raw, constant_value(paddings)
+        if raw is None:
+            n = paddings.shape.raw[0] if paddings.shape.rank == 2 else None
+            return Spec(grad.dtype, None if n is None else [None] * n)
+        if pv is None:
+            return Spec(grad.dtype, [None] * len(raw))
+        pv = np.asarray(pv).reshape(-1, 2)
+        if len(pv) != len(raw):
+            raise ValueError(f"The first dimension of paddings must be the rank of inputs "
+                             f"{len(raw)}, got paddings of shape {paddings.shape}")
+        out = []
+        for d, (b, a) in zip(raw, pv.tolist()):
+            if d is None:
+                out.append(None)
+                continue
+            n = d - b - a
+            if n < 0:
+                raise ValueError(f"paddings {b}, {a} exceed the gradient's dimension {d}")
+            _check_mirror(n, b, a, mode)
+            out.append(n)
+        return Spec(grad.dtype, out)
+
+    @staticmethod
+    def compute(grad, paddings, *, mode):
+        p = np.asarray(paddings).astype(np.int64).reshape(-1, 2)
+        if len(p) != grad.ndim:
+            raise ValueError(f"paddings must be a matrix with 2 columns and {grad.ndim} rows, "
+                             f"got shape {list(np.shape(paddings))}")
+        off = 1 if mode == "REFLECT" else 0
+        g = grad
+        for axis, (b, a) in enumerate(p.tolist()):
+            if not (b or a):
+                continue
+            moved = np.moveaxis(g, axis, 0)
+            n = moved.shape[0] - b - a
+            if n < 0:
+                raise ValueError(f"paddings {b}, {a} exceed the gradient's dimension "
+                                 f"{moved.shape[0]}")
+            _check_mirror(n, b, a, mode)
+            core = moved[b:b + n].copy()
+            if b:  # padded position i < b mirrors input position b - i - 1 + off
+                core[off:off + b] += moved[b - 1::-1]
+            if a:  # padded position n + t mirrors input position n - 1 - t - off
+                core[n - a - off:n - off] += moved[:b + n - 1:-1]
+            g = np.moveaxis(core, 0, axis)
+        return g if g is not grad else grad.copy()
+
+    def grad(self, op, dy):
+        return [apply_op("MirrorPad", [dy, op.inputs[1]], {"mode": op.attrs["mode"]}), None]
+
+
+def mirror_pad_grad(grad, paddings, mode, name=None):
+    """The gradient of ``pad(x, paddings, mode)`` (REFLECT/SYMMETRIC) given ``grad``."""
+    return apply_op("MirrorPadGrad", [convert_to_tensor(grad), _shape_tensor(paddings, "paddings")],
+                    {"mode": str(mode).upper()}, name=name)
 
 
 def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
@@ -337,6 +458,9 @@ class ReverseV2(OpDef):
     def static_value(self, op):
         return fold(op)
 
+    def grad(self, op, dy):
+        return [apply_op("ReverseV2", [dy, op.inputs[1]]), None]
+
 
 def reverse_v2(tensor, axis, name=None):
     """``tensor`` with elements reversed along each dimension in ``axis`` (list of ints).
@@ -388,11 +512,12 @@ def meshgrid(*args, **kwargs):
                 raise TypeError(f"meshgrid inputs must share one dtype, got "
                                 f"{tensors[0].dtype.name} and {t.dtype.name}")
         ones_ = (1,) * ndim
-        output = [reshape(x, ones_[:i] + (-1,) + ones_[i + 1:]) for i, x in enumerate(tensors)]
-        sizes = [size(x) for x in tensors]
+        output = [_array_shape.reshape(x, ones_[:i] + (-1,) + ones_[i + 1:])
+                  for i, x in enumerate(tensors)]
+        sizes = [_array_shape.size(x) for x in tensors]
         if indexing == "xy" and ndim > 1:
-            output[0] = reshape(output[0], (1, -1) + (1,) * (ndim - 2))
-            output[1] = reshape(output[1], (-1, 1) + (1,) * (ndim - 2))
+            output[0] = _array_shape.reshape(output[0], (1, -1) + (1,) * (ndim - 2))
+            output[1] = _array_shape.reshape(output[1], (-1, 1) + (1,) * (ndim - 2))
             sizes[0], sizes[1] = sizes[1], sizes[0]
         if not sizes:
             return []

@@ -71,6 +71,9 @@ class PlaceholderWithDefault(OpDef):
     def compute(x, **_):
         return x
 
+    def grad(self, op, dy):
+        return [dy]
+
 
 @register
 class Identity(OpDef):

@@ -66,6 +66,12 @@ class MatMul(OpDef):
     def compute(a, b, transpose_a=False, transpose_b=False):
         return (a.T if transpose_a else a).dot(b.T if transpose_b else b)
 
+    def grad(self, op, dy):
+        a, b = op.inputs
+        da, db = _matmul_grads(op.type, a, b, dy, op.attrs["transpose_a"],
+                               op.attrs["transpose_b"])
+        return [da, db]
+
 
 @register
 class BatchMatMulV2(OpDef):
@@ -101,6 +107,32 @@ class BatchMatMulV2(OpDef):
     @staticmethod
     def compute(x, y, adj_x=False, adj_y=False):
         return np.matmul(x.mT if adj_x else x, y.mT if adj_y else y)
+
+    # Gradients come in the broadcast batch shape; the engine sums them over the
+    # broadcast batch dimensions (the matrix dimensions always match).
+    grad_broadcasts = True
+
+    def grad(self, op, dy):
+        x, y = op.inputs
+        dx, dy_ = _matmul_grads(op.type, x, y, dy, op.attrs["adj_x"], op.attrs["adj_y"])
+        return [dx, dy_]
+
+
+def _mm(op_type, a, b, ta, tb):
+    if op_type == "MatMul":
+        return apply_op("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb})
+    return apply_op("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb})
+
+
+def _matmul_grads(op_type, a, b, g, ta, tb):
+    """TF1's MatMul gradients: products with transpose flags, never transpose ops."""
+    if not ta and not tb:
+        return _mm(op_type, g, b, False, True), _mm(op_type, a, g, True, False)
+    if not ta and tb:
+        return _mm(op_type, g, b, False, False), _mm(op_type, g, a, True, False)
+    if ta and not tb:
+        return _mm(op_type, b, g, False, True), _mm(op_type, a, g, False, False)
+    return _mm(op_type, b, g, True, True), _mm(op_type, g, a, True, True)
 
 
 @register
@@ -140,6 +172,61 @@ class Tensordot(OpDef):
         if a_axes is None:
             return np.tensordot(a, b, axes=b_axes)
         return np.tensordot(a, b, axes=(list(a_axes), list(b_axes)))
+
+    def grad(self, op, dy):
+        a, b = op.inputs
+        a_axes, b_axes = op.attrs["a_axes"], op.attrs["b_axes"]
+        if a_axes is None or a.shape.rank is None or b.shape.rank is None:
+            return _tensordot_grads_flat(a, b, dy, a_axes, b_axes)
+        ra, rb = a.shape.rank, b.shape.rank
+        a_axes = [x % ra for x in a_axes]
+        b_axes = [x % rb for x in b_axes]
+        free_a = [i for i in range(ra) if i not in a_axes]
+        free_b = [j for j in range(rb) if j not in b_axes]
+        nfa = len(free_a)
+        # da: contract dy's b-part with b's free axes; the result holds a's free axes,
+        # then a's contracted axes in the order of b's remaining (contracted) axes.
+        da = _tensordot(dy, b, list(range(nfa, nfa + len(free_b))), free_b)
+        da = _permute_back(da, free_a + [a_axes[b_axes.index(j)] for j in sorted(b_axes)])
+        db = _tensordot(a, dy, free_a, list(range(nfa)))
+        db = _permute_back(db, [b_axes[a_axes.index(i)] for i in sorted(a_axes)] + free_b)
+        return [da, db]
+
+
+def _tensordot(a, b, a_axes, b_axes):
+    return apply_op("Tensordot", [a, b], {"a_axes": tuple(a_axes), "b_axes": tuple(b_axes)})
+
+
+def _permute_back(t, current):
+    """``t``, whose dimension ``k`` is the operand's dimension ``current[k]``, in order."""
+    if current == sorted(current):
+        return t
+    from .array_shape import transpose
+    return transpose(t, [int(i) for i in np.argsort(current)])
+
+
+def _tensordot_grads_flat(a, b, dy, a_axes, b_axes):
+    """Gradients of ``tensordot(a, b, n)`` (last ``n`` axes of ``a`` with the first ``n``
+    of ``b``) through matrices, for operands of unknown rank."""
+    from . import array_shape as _shape
+    from . import array_slice as _slice
+    from . import reduction as _red
+    n = b_axes if a_axes is None else len(b_axes)
+    if a_axes is not None:  # the explicit form reaches here only with an unknown rank
+        ra, rb = a.shape.rank, b.shape.rank
+        if ra is None or rb is None or list(a_axes) != list(range(ra - n, ra)) \
+                or list(b_axes) != list(range(n)):
+            raise ValueError("tensordot gradients need known ranks for explicit axes")
+    b_shape = _shape.shape(b)
+    inner = _red.reduce_prod(_slice.slice(b_shape, [0], [n]))
+    outer = _red.reduce_prod(_slice.slice(b_shape, [n], [-1]))
+    from .array_combine import stack
+    a2 = _shape.reshape(a, stack([-1, inner]))
+    b2 = _shape.reshape(b, stack([inner, outer]))
+    g2 = _shape.reshape(dy, stack([-1, outer]))
+    da = _shape.reshape(_mm("MatMul", g2, b2, False, True), _shape.shape(a))
+    db = _shape.reshape(_mm("MatMul", a2, g2, True, False), b_shape)
+    return [da, db]
 
 
 def _norm_axes(axes, dims, arg):

@@ -1,7 +1,9 @@
 """Elementwise binary math with numpy broadcasting: add, subtract, multiply, divide, ...
 
-Each op type is defined once here (inference, kernel); the public functions keep
-TF1's names and keywords.
+Each op type is defined once here (inference, kernel, gradient rule); the public
+functions keep TF1's names and keywords. Gradient rules return input gradients in
+the broadcast shape (``grad_broadcasts``); the engine sums them to each input's
+shape. As in TF1, FloorDiv's gradient is None and TruncateMod has none at all.
 """
 
 from __future__ import annotations
@@ -9,6 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..graphlib import Tensor, dtypes, name_scope
+from . import array_fill as _array_fill
+from . import array_shape as _array_shape
+from . import math_compare as _math_compare
 from . import math_misc as _math_misc
 from . import math_unary as _math_unary
 from .convert import convert_same_dtype, convert_to_tensor
@@ -66,6 +71,20 @@ class Mul(BinaryOp):
         return [multiply(dy, y), multiply(x, dy)]
 
 
+def _zeros_of(t):
+    """Zeros of ``t``'s shape and dtype that carry no gradient path back to ``t``."""
+    if t.shape.is_fully_defined():
+        return _array_fill.zeros(t.shape.raw, dtype=t.dtype)
+    return _array_fill.zeros(_array_shape.shape(t), dtype=t.dtype)
+
+
+def _select_grad(dy, xmask):
+    """TF1's Maximum/Minimum gradient: ``dy`` to x where ``xmask``, to y elsewhere
+    (both in the broadcast shape; the engine sums them to the inputs' shapes)."""
+    zeros = _zeros_of(dy)
+    return [_math_misc.where(xmask, dy, zeros), _math_misc.where(xmask, zeros, dy)]
+
+
 def _int_divisor_check(y, op_type):
     """TF1 refuses integer division by zero at run time (InvalidArgumentError)."""
     if not y.all():
@@ -89,12 +108,16 @@ class RealDiv(BinaryOp):
         with np.errstate(**_QUIET):
             return np.true_divide(x, y)
 
+    def grad(self, op, dy):
+        x, y = op.inputs
+        return [realdiv(dy, y),
+                multiply(dy, realdiv(realdiv(_math_unary.negative(x), y), y))]
+
 
 @register
 class FloorDiv(BinaryOp):
     """``floor(x / y)``: Python's ``//`` for integers, ``floor(x / y)`` for floats."""
 
-    differentiable = False  # TF1: no gradient
     @staticmethod
     def compute(x, y):
         if x.dtype.kind == "f":
@@ -103,6 +126,9 @@ class FloorDiv(BinaryOp):
         _int_divisor_check(y, "FloorDiv")
         with np.errstate(**_QUIET):
             return np.floor_divide(x, y)
+
+    def grad(self, op, dy):
+        return [None, None]  # TF1: no gradient (tf.gradients gives None)
 
 
 @register
@@ -116,12 +142,16 @@ class FloorMod(BinaryOp):
         with np.errstate(**_QUIET):
             return np.remainder(x, y)
 
+    def grad(self, op, dy):
+        x, y = op.inputs
+        return [dy, multiply(dy, _math_unary.negative(floor_div(x, y)))]
+
 
 @register
 class TruncateDiv(BinaryOp):
     """Integer ``x / y`` rounded toward zero (C semantics)."""
 
-    differentiable = False  # TF1: no gradient
+    differentiable = False  # integer outputs only (TF1 registers a None gradient)
     allowed = INTS
 
     @staticmethod
@@ -139,7 +169,8 @@ class TruncateDiv(BinaryOp):
 class TruncateMod(BinaryOp):
     """``x - trunc(x / y) * y`` (C's ``fmod``: the result has the sign of ``x``)."""
 
-    differentiable = False  # TF1: no gradient
+    differentiable = False  # TF1 registers no gradient: tf.gradients raises LookupError
+
     @staticmethod
     def compute(x, y):
         if x.dtype.kind != "f":
@@ -157,6 +188,17 @@ class Pow(BinaryOp):
         with np.errstate(**_QUIET):
             return np.power(x, y)
 
+    def grad(self, op, dy):
+        x, y = op.inputs
+        z = op.outputs[0]
+        gx = multiply(multiply(dy, y), pow(x, subtract(y, 1)))
+        # TF1 avoids the false singularity of log at x <= 0: the log term is 0 there.
+        mask = _math_compare.greater(x, 0)
+        safe_x = _math_misc.where(mask, x, _array_fill.ones_like(x))
+        log_x = _math_misc.where(mask, _math_unary.log(safe_x), _zeros_of(x))
+        gy = multiply(multiply(dy, z), log_x)
+        return [gx, gy]
+
 
 @register
 class Maximum(BinaryOp):
@@ -164,12 +206,18 @@ class Maximum(BinaryOp):
 
     compute = staticmethod(np.maximum)
 
+    def grad(self, op, dy):
+        return _select_grad(dy, _math_compare.greater_equal(*op.inputs))  # ties go to x
+
 
 @register
 class Minimum(BinaryOp):
     """Elementwise ``min(x, y)`` (nan propagates)."""
 
     compute = staticmethod(np.minimum)
+
+    def grad(self, op, dy):
+        return _select_grad(dy, _math_compare.less_equal(*op.inputs))  # ties go to x
 
 
 @register
@@ -184,6 +232,11 @@ class SquaredDifference(BinaryOp):
             d = np.subtract(x, y)
             return np.multiply(d, d, out=d) if isinstance(d, np.ndarray) else d * d
 
+    def grad(self, op, dy):
+        x, y = op.inputs
+        gx = multiply(scalar_mul(2.0, dy), subtract(x, y))
+        return [gx, _math_unary.negative(gx)]
+
 
 @register
 class DivNoNan(BinaryOp):
@@ -197,6 +250,11 @@ class DivNoNan(BinaryOp):
             out = np.true_divide(x, y)
         return np.where(y == 0, np.zeros((), out.dtype), out)
 
+    def grad(self, op, dy):
+        x, y = op.inputs
+        return [div_no_nan(dy, y),
+                multiply(dy, div_no_nan(div_no_nan(_math_unary.negative(x), y), y))]
+
 
 @register
 class Atan2(BinaryOp):
@@ -204,6 +262,11 @@ class Atan2(BinaryOp):
 
     allowed = FLOATS
     compute = staticmethod(np.arctan2)
+
+    def grad(self, op, dy):
+        y, x = op.inputs
+        grad_inv = realdiv(dy, add(_math_unary.square(x), _math_unary.square(y)))
+        return [multiply(x, grad_inv), multiply(_math_unary.negative(y), grad_inv)]
 
 
 @register
@@ -243,6 +306,9 @@ class AddN(OpDef):
         for x in xs[2:]:
             np.add(out, x, out=out)
         return out
+
+    def grad(self, op, dy):
+        return [dy] * len(op.inputs)
 
 
 def _binary(op_type, x, y, name):

@@ -48,6 +48,13 @@ class Cast(OpDef):
         with np.errstate(invalid="ignore", over="ignore"):
             return np.asarray(x).astype(DstT.np_dtype)
 
+    def grad(self, op, dy):
+        # TF1: only float -> float casts carry a gradient, cast back to the source type.
+        x = op.inputs[0]
+        if dy is None or not (x.dtype.is_floating and op.attrs["DstT"].is_floating):
+            return [None]
+        return [cast(dy, x.dtype)]
+
 
 def cast(x, dtype, name=None):
     """``x`` converted to ``dtype`` (op ``Cast``); returns ``x`` itself if it has ``dtype``.
@@ -109,6 +116,19 @@ class ClipByValue(OpDef):
         for bound in (clip_value_min, clip_value_max):
             shape = shape.merge_with(broadcast_static(t.shape, bound.shape))
         return Spec(t.dtype, shape)
+
+    # Bound gradients come in t's shape; the engine sums them to the bounds' shapes.
+    grad_broadcasts = True
+
+    def grad(self, op, dy):
+        # TF1: dy flows to t where min <= t <= max, to a bound where t passes it.
+        from . import math_compare as _cmp
+        t, lo, hi = op.inputs
+        below = _cmp.less(t, lo)
+        above = _cmp.greater(t, hi)
+        zero = _zero(dy)
+        return [where_v2(_cmp.logical_or(below, above), zero, dy),
+                where_v2(below, dy, zero), where_v2(above, dy, zero)]
 
     @staticmethod
     def compute(t, clip_value_min, clip_value_max):
@@ -228,6 +248,11 @@ class Cumsum(_Cumulative):
     ufunc = np.add
     identity = 0
 
+    def grad(self, op, dy):
+        # The adjoint of a cumulative sum is the cumulative sum the other way round.
+        return [cumsum(dy, op.inputs[1], exclusive=op.attrs["exclusive"],
+                       reverse=not op.attrs["reverse"]), None]
+
 
 @register
 class Cumprod(_Cumulative):
@@ -235,6 +260,14 @@ class Cumprod(_Cumulative):
 
     ufunc = np.multiply
     identity = 1
+
+    def grad(self, op, dy):
+        # TF1's rule: cumsum(prod * dy) the other way round, divided by x (x nonzero).
+        from . import math_binary as _mb
+        x, axis = op.inputs
+        ex, rev = op.attrs["exclusive"], op.attrs["reverse"]
+        total = cumsum(_mb.multiply(op.outputs[0], dy), axis, exclusive=ex, reverse=not rev)
+        return [_mb.realdiv(total, x), None]
 
 
 def _cumulative(op_type, x, axis, exclusive, reverse, name):
@@ -301,6 +334,11 @@ class Select(OpDef):
             raise ValueError(f"Dimensions must be equal, but are {c[0]} and {d[0]}")
         return Spec(x.dtype, TensorShape([d[0] if d[0] is not None else c[0]] + list(d[1:])))
 
+    def grad(self, op, dy):
+        c = op.inputs[0]
+        zeros = _zeros_like(dy)
+        return [None, apply_op("Select", [c, dy, zeros]), apply_op("Select", [c, zeros, dy])]
+
     @staticmethod
     def compute(condition, x, y):
         xs = np.shape(x)
@@ -327,9 +365,27 @@ class SelectV2(OpDef):
         shape = broadcast_static(broadcast_static(condition.shape, x.shape), y.shape)
         return Spec(x.dtype, shape)
 
+    # Gradients come in the broadcast shape; the engine sums them to x's and y's shapes.
+    grad_broadcasts = True
+
+    def grad(self, op, dy):
+        c = op.inputs[0]
+        zero = _zero(dy)
+        return [None, where_v2(c, dy, zero), where_v2(c, zero, dy)]
+
     @staticmethod
     def compute(condition, x, y):
         return np.where(condition, x, y)
+
+
+def _zero(like):
+    """A scalar zero constant of ``like``'s dtype."""
+    return constant(np.zeros((), like.dtype.np_dtype))
+
+
+def _zeros_like(t):
+    from .array_fill import zeros_like
+    return zeros_like(t)
 
 
 def _where_coordinates(condition, name):

@@ -1,8 +1,12 @@
 """Elementwise unary math: negative, abs, exp, log, sqrt, trigonometry, sigmoid, erf, ...
 
-Each op type is defined once here (inference, numpy kernel); the public functions
-keep TF1's names, keywords and default op names. Kernels that can legitimately
-produce inf/nan run under ``np.errstate`` so numpy stays silent, as TF1 does.
+Each op type is defined once here (inference, numpy kernel, gradient rule); the
+public functions keep TF1's names, keywords and default op names. Kernels that can
+legitimately produce inf/nan run under ``np.errstate`` so numpy stays silent, as TF1
+does. Gradients follow TF1's rules: exp, sqrt, rsqrt, reciprocal, tanh and sigmoid
+differentiate through their output, the last five with TF1's fused kernels
+(``SqrtGrad``, ``RsqrtGrad``, ``ReciprocalGrad``, ``TanhGrad``, ``SigmoidGrad``, each
+differentiable again); rounding ops give None, sign gives zeros.
 """
 
 from __future__ import annotations
@@ -12,9 +16,12 @@ import math
 import numpy as np
 
 from ..graphlib import dtypes
+from . import array_fill as _array_fill
+from . import array_shape as _array_shape
+from . import math_binary as _mb
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
-from .shape_rules import FLOATS, SIGNED_NUMERIC, require_dtype, same_as
+from .shape_rules import FLOATS, SIGNED_NUMERIC, check_same_dtype, require_dtype, same_as
 
 __all__ = ["negative", "abs", "sign", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt",
            "square", "reciprocal", "floor", "ceil", "round", "rint", "sin", "cos", "tan",
@@ -34,6 +41,13 @@ class UnaryOp(OpDef):
         return same_as(x)
 
 
+def _zeros_of(t):
+    """Zeros of ``t``'s shape and dtype that carry no gradient path back to ``t``."""
+    if t.shape.is_fully_defined():
+        return _array_fill.zeros(t.shape.raw, dtype=t.dtype)
+    return _array_fill.zeros(_array_shape.shape(t), dtype=t.dtype)
+
+
 def _quiet(fn):
     """``fn`` (a numpy ufunc) run with floating-point warnings silenced."""
     def kernel(x):
@@ -51,6 +65,9 @@ class Neg(UnaryOp):
     allowed = SIGNED_NUMERIC
     compute = staticmethod(np.negative)
 
+    def grad(self, op, dy):
+        return [negative(dy)]
+
 
 @register
 class Abs(UnaryOp):
@@ -58,6 +75,9 @@ class Abs(UnaryOp):
 
     allowed = SIGNED_NUMERIC
     compute = staticmethod(np.absolute)
+
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, sign(op.inputs[0]))]
 
 
 @register
@@ -67,6 +87,9 @@ class Sign(UnaryOp):
     allowed = SIGNED_NUMERIC
     compute = staticmethod(np.sign)
 
+    def grad(self, op, dy):
+        return [_zeros_of(op.inputs[0])]  # TF1: zeros, not None
+
 
 @register
 class Square(UnaryOp):
@@ -74,6 +97,9 @@ class Square(UnaryOp):
 
     allowed = SIGNED_NUMERIC
     compute = _quiet(np.square)
+
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, _mb.multiply(op.inputs[0], 2.0))]
 
 
 @register
@@ -92,6 +118,9 @@ class Reciprocal(UnaryOp):
         # 1 / x truncated toward zero: x for x in {-1, 1}, else 0.
         return np.where(np.absolute(x) == 1, x, np.zeros((), x.dtype))
 
+    def grad(self, op, dy):
+        return [reciprocal_grad(op.outputs[0], dy)]
+
 
 # ---------------------------------------------------------------- exponentials, logs, roots
 @register
@@ -100,12 +129,18 @@ class Exp(UnaryOp):
 
     compute = _quiet(np.exp)
 
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, op.outputs[0])]
+
 
 @register
 class Expm1(UnaryOp):
     """``e ** x - 1``, accurate for small ``x``."""
 
     compute = _quiet(np.expm1)
+
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, exp(op.inputs[0]))]
 
 
 @register
@@ -114,6 +149,9 @@ class Log(UnaryOp):
 
     compute = _quiet(np.log)
 
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, reciprocal(op.inputs[0]))]
+
 
 @register
 class Log1p(UnaryOp):
@@ -121,12 +159,18 @@ class Log1p(UnaryOp):
 
     compute = _quiet(np.log1p)
 
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, reciprocal(_mb.add(1.0, op.inputs[0])))]
+
 
 @register
 class Sqrt(UnaryOp):
     """Square root (nan for negative inputs)."""
 
     compute = _quiet(np.sqrt)
+
+    def grad(self, op, dy):
+        return [sqrt_grad(op.outputs[0], dy)]
 
 
 @register
@@ -138,37 +182,45 @@ class Rsqrt(UnaryOp):
         with np.errstate(**_QUIET):
             return np.reciprocal(np.sqrt(x))
 
+    def grad(self, op, dy):
+        return [rsqrt_grad(op.outputs[0], dy)]
+
 
 # ---------------------------------------------------------------- rounding
 @register
 class Floor(UnaryOp):
     """Largest integer not greater than ``x``."""
 
-    differentiable = False  # TF1 registers a None gradient
     compute = staticmethod(np.floor)
+
+    def grad(self, op, dy):
+        return [None]  # TF1: no gradient (tf.gradients gives None)
 
 
 @register
 class Ceil(UnaryOp):
     """Smallest integer not less than ``x``."""
 
-    differentiable = False  # TF1 registers a None gradient
     compute = staticmethod(np.ceil)
+
+    def grad(self, op, dy):
+        return [None]  # TF1: no gradient (tf.gradients gives None)
 
 
 @register
 class Rint(UnaryOp):
     """Nearest integer, halves to even."""
 
-    differentiable = False  # TF1 registers a None gradient
     compute = staticmethod(np.rint)
+
+    def grad(self, op, dy):
+        return [None]  # TF1: no gradient (tf.gradients gives None)
 
 
 @register
 class Round(UnaryOp):
     """Nearest integer, halves to even (banker's rounding); integers unchanged."""
 
-    differentiable = False  # TF1 registers a None gradient
     allowed = SIGNED_NUMERIC
 
     @staticmethod
@@ -176,6 +228,9 @@ class Round(UnaryOp):
         if x.dtype.kind == "f":
             return np.rint(x)
         return np.array(x, copy=True)
+
+    def grad(self, op, dy):
+        return [None]  # TF1: no gradient (tf.gradients gives None)
 
 
 # ---------------------------------------------------------------- trigonometric and hyperbolic
@@ -185,12 +240,18 @@ class Sin(UnaryOp):
 
     compute = _quiet(np.sin)
 
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, cos(op.inputs[0]))]
+
 
 @register
 class Cos(UnaryOp):
     """Cosine."""
 
     compute = _quiet(np.cos)
+
+    def grad(self, op, dy):
+        return [_mb.multiply(negative(dy), sin(op.inputs[0]))]
 
 
 @register
@@ -199,12 +260,19 @@ class Tan(UnaryOp):
 
     compute = _quiet(np.tan)
 
+    def grad(self, op, dy):
+        sec2 = square(reciprocal(cos(op.inputs[0])))
+        return [_mb.multiply(sec2, dy)]
+
 
 @register
 class Asin(UnaryOp):
     """Inverse sine (nan outside [-1, 1])."""
 
     compute = _quiet(np.arcsin)
+
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, _inv_sqrt_one_minus_square(op.inputs[0]))]
 
 
 @register
@@ -213,12 +281,18 @@ class Acos(UnaryOp):
 
     compute = _quiet(np.arccos)
 
+    def grad(self, op, dy):
+        return [_mb.multiply(negative(dy), _inv_sqrt_one_minus_square(op.inputs[0]))]
+
 
 @register
 class Atan(UnaryOp):
     """Inverse tangent."""
 
     compute = staticmethod(np.arctan)
+
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, reciprocal(_mb.add(1.0, square(op.inputs[0]))))]
 
 
 @register
@@ -227,12 +301,18 @@ class Sinh(UnaryOp):
 
     compute = _quiet(np.sinh)
 
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, cosh(op.inputs[0]))]
+
 
 @register
 class Cosh(UnaryOp):
     """Hyperbolic cosine."""
 
     compute = _quiet(np.cosh)
+
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, sinh(op.inputs[0]))]
 
 
 @register
@@ -241,12 +321,18 @@ class Asinh(UnaryOp):
 
     compute = staticmethod(np.arcsinh)
 
+    def grad(self, op, dy):
+        return [_mb.realdiv(dy, cosh(op.outputs[0]))]
+
 
 @register
 class Acosh(UnaryOp):
     """Inverse hyperbolic cosine (nan below 1)."""
 
     compute = _quiet(np.arccosh)
+
+    def grad(self, op, dy):
+        return [_mb.realdiv(dy, sinh(op.outputs[0]))]
 
 
 @register
@@ -255,12 +341,18 @@ class Atanh(UnaryOp):
 
     compute = _quiet(np.arctanh)
 
+    def grad(self, op, dy):
+        return [_mb.multiply(dy, reciprocal(_mb.subtract(1.0, square(op.inputs[0]))))]
+
 
 @register
 class Tanh(UnaryOp):
     """Hyperbolic tangent."""
 
     compute = staticmethod(np.tanh)
+
+    def grad(self, op, dy):
+        return [tanh_grad(op.outputs[0], dy)]
 
 
 @register
@@ -274,9 +366,13 @@ class Sigmoid(UnaryOp):
             r = np.reciprocal(1 + e)          # sigmoid(|x|)
             return np.where(x >= 0, r, e * r)  # sigmoid(-|x|) = e / (1 + e)
 
+    def grad(self, op, dy):
+        return [sigmoid_grad(op.outputs[0], dy)]
+
 
 # ---------------------------------------------------------------- error function
 _SQRT_PI = math.sqrt(math.pi)
+_TWO_OVER_SQRT_PI = 2.0 / _SQRT_PI
 # (split, series terms, continued-fraction terms): erf keeps ~1e-15 relative accuracy;
 # erfc switches to the continued fraction earlier so 1 - erf never cancels badly.
 _ERF_PLAN = (2.5, 42, 34)
@@ -333,12 +429,131 @@ class Erf(UnaryOp):
 
     compute = staticmethod(_erf)
 
+    def grad(self, op, dy):
+        return [_mb.multiply(_mb.multiply(dy, _TWO_OVER_SQRT_PI),
+                             exp(negative(square(op.inputs[0]))))]
+
 
 @register
 class Erfc(UnaryOp):
     """The complementary error function ``1 - erf(x)``, accurate in the tail."""
 
     compute = staticmethod(_erfc)
+
+    def grad(self, op, dy):
+        return [_mb.multiply(_mb.multiply(dy, -_TWO_OVER_SQRT_PI),
+                             exp(negative(square(op.inputs[0]))))]
+
+
+# ---------------------------------------------------------------- fused gradient kernels
+class GradOp(OpDef):
+    """Base of TF1's fused gradient kernels ``f(y, dy)``: ``y`` the forward output, ``dy``
+    the gradient arriving at it; both of one float dtype and shape."""
+
+    def infer(self, y, dy):
+        check_same_dtype(y, dy, names=("y", "dy"))
+        require_dtype(y, FLOATS, "y")
+        if not y.shape.is_compatible_with(dy.shape):
+            raise ValueError(f"{self.type} needs y and dy of one shape, got {y.shape} "
+                             f"and {dy.shape}")
+        return Spec(y.dtype, y.shape.merge_with(dy.shape))
+
+
+def _fresh(t):
+    """True when ``t`` is an ndarray the kernel may overwrite (its own temporary)."""
+    return type(t) is np.ndarray and t.ndim > 0
+
+
+@register
+class TanhGrad(GradOp):
+    """``dy * (1 - y * y)``: the gradient of ``y = tanh(x)``."""
+
+    @staticmethod
+    def compute(y, dy):
+        t = np.multiply(y, y)
+        if _fresh(t):
+            np.subtract(1, t, out=t)
+            return np.multiply(t, dy, out=t)
+        return np.asarray((1 - t) * dy, dtype=y.dtype)
+
+    def grad(self, op, g):
+        y, dy = op.inputs
+        return [_mb.multiply(_mb.multiply(g, -2.0), _mb.multiply(dy, y)), tanh_grad(y, g)]
+
+
+@register
+class SigmoidGrad(GradOp):
+    """``dy * y * (1 - y)``: the gradient of ``y = sigmoid(x)``."""
+
+    @staticmethod
+    def compute(y, dy):
+        t = np.subtract(1, y)
+        if _fresh(t):
+            np.multiply(t, y, out=t)
+            return np.multiply(t, dy, out=t)
+        return np.asarray(t * y * dy, dtype=y.dtype)
+
+    def grad(self, op, g):
+        y, dy = op.inputs
+        gb = _mb.multiply(g, dy)
+        return [_mb.subtract(gb, _mb.multiply(_mb.multiply(gb, 2.0), y)), sigmoid_grad(y, g)]
+
+
+@register
+class SqrtGrad(GradOp):
+    """``0.5 * dy / y``: the gradient of ``y = sqrt(x)``."""
+
+    @staticmethod
+    def compute(y, dy):
+        with np.errstate(**_QUIET):
+            t = np.true_divide(dy, y)
+            if _fresh(t):
+                return np.multiply(t, 0.5, out=t)
+            return np.asarray(t * 0.5, dtype=y.dtype)
+
+    def grad(self, op, g):
+        y, _ = op.inputs
+        ga = _mb.realdiv(g, y)
+        return [_mb.multiply(negative(ga), op.outputs[0]), _mb.multiply(ga, 0.5)]
+
+
+@register
+class RsqrtGrad(GradOp):
+    """``-0.5 * dy * y ** 3``: the gradient of ``y = rsqrt(x)``."""
+
+    @staticmethod
+    def compute(y, dy):
+        with np.errstate(**_QUIET):
+            t = np.multiply(y, y)
+            if _fresh(t):
+                np.multiply(t, y, out=t)
+                np.multiply(t, dy, out=t)
+                return np.multiply(t, -0.5, out=t)
+            return np.asarray(t * y * dy * -0.5, dtype=y.dtype)
+
+    def grad(self, op, g):
+        y, dy = op.inputs
+        ga = _mb.multiply(_mb.multiply(_mb.multiply(g, -1.5), dy), square(y))
+        return [ga, rsqrt_grad(y, g)]
+
+
+@register
+class ReciprocalGrad(GradOp):
+    """``-dy * y * y``: the gradient of ``y = 1 / x``."""
+
+    @staticmethod
+    def compute(y, dy):
+        with np.errstate(**_QUIET):
+            t = np.multiply(y, y)
+            if _fresh(t):
+                np.multiply(t, dy, out=t)
+                return np.negative(t, out=t)
+            return np.asarray(-(t * dy), dtype=y.dtype)
+
+    def grad(self, op, g):
+        y, dy = op.inputs
+        return [_mb.multiply(_mb.multiply(g, -2.0), _mb.multiply(dy, y)),
+                reciprocal_grad(y, g)]
 
 
 # ---------------------------------------------------------------- classification
@@ -376,6 +591,47 @@ class IsFinite(FloatPredicate):
 # ---------------------------------------------------------------- public functions
 def _unary(op_type, x, name):
     return apply_op(op_type, [convert_to_tensor(x)], name=name)
+
+
+def _inv_sqrt_one_minus_square(x):
+    """``1 / sqrt(1 - x**2)`` built as TF1's asin/acos gradients build it."""
+    return reciprocal(sqrt(_mb.subtract(1.0, square(x))))
+
+
+def _grad_op(op_type, y, dy, name):
+    y, dy = convert_to_tensor(y), convert_to_tensor(dy)
+    return apply_op(op_type, [y, dy], name=name)
+
+
+def tanh_grad(y, dy, name=None):
+    """``dy * (1 - y**2)`` (op ``TanhGrad``): backprop through ``y = tanh(x)``.
+
+    Args:
+        y: the output of ``tanh``; a float tensor.
+        dy: the gradient arriving at ``y``; same dtype and shape.
+        name: op name (default ``"TanhGrad"``).
+    """
+    return _grad_op("TanhGrad", y, dy, name)
+
+
+def sigmoid_grad(y, dy, name=None):
+    """``dy * y * (1 - y)`` (op ``SigmoidGrad``): backprop through ``y = sigmoid(x)``."""
+    return _grad_op("SigmoidGrad", y, dy, name)
+
+
+def sqrt_grad(y, dy, name=None):
+    """``0.5 * dy / y`` (op ``SqrtGrad``): backprop through ``y = sqrt(x)``."""
+    return _grad_op("SqrtGrad", y, dy, name)
+
+
+def rsqrt_grad(y, dy, name=None):
+    """``-0.5 * dy * y**3`` (op ``RsqrtGrad``): backprop through ``y = rsqrt(x)``."""
+    return _grad_op("RsqrtGrad", y, dy, name)
+
+
+def reciprocal_grad(y, dy, name=None):
+    """``-dy * y**2`` (op ``ReciprocalGrad``): backprop through ``y = 1 / x``."""
+    return _grad_op("ReciprocalGrad", y, dy, name)
 
 
 def negative(x, name=None):

@@ -4,7 +4,10 @@ weighted cross-entropy, l2_loss and in_top_k.
 ``SoftmaxCrossEntropyWithLogits`` and ``SparseSoftmaxCrossEntropyWithLogits`` are
 single fused ops (training hot paths) with two outputs like TF1's: the per-example
 loss and its gradient with respect to the logits (``softmax - labels``). Both work
-along the last axis for inputs of any rank >= 1.
+along the last axis for inputs of any rank >= 1. Their gradient rules reuse that
+second output (``dloss[..., None] * backprop``) instead of recomputing the softmax;
+a gradient arriving at the backprop output itself (second derivatives) adds the
+softmax Jacobian's product with it.
 """
 
 from __future__ import annotations
@@ -13,15 +16,19 @@ import numpy as np
 
 from .. import errors
 from ..graphlib import Tensor, TensorShape, broadcast_static, dtypes, name_scope
+from . import array_fill as _array_fill
 from . import array_shape as _array_shape
 from . import array_transform as _array_transform
 from . import math_binary as _math_binary
 from . import math_misc as _math_misc
 from . import math_unary as _math_unary
+from . import nn_activation as _nn_activation
+from . import reduction as _reduction
 from .convert import convert_same_dtype, convert_to_tensor
 from .nn_activation import SMALL_CLASSES, relu, work_dtype
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import FLOATS, check_same_dtype, require_dtype
+from .static_value import constant_value
 
 __all__ = ["softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
            "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
@@ -32,6 +39,47 @@ _LABEL_INTS = (dtypes.int32, dtypes.int64)
 
 def _drop_last(shape: TensorShape) -> TensorShape:
     return TensorShape(None) if shape.raw is None else TensorShape(shape.raw[:-1])
+
+
+def _is_zeros(t) -> bool:
+    """True when ``t`` is known to be all zeros while declaring (the gradient engine's
+    filler for an output that received no gradient)."""
+    op = t.op
+    if op.type == "ZerosLike":
+        return True
+    if op.type == "Fill":
+        value = constant_value(op.inputs[1])
+        return value is not None and not np.any(value)
+    if op.type == "Const":
+        value = constant_value(t)
+        return value is not None and not np.any(value)
+    return False
+
+
+def _broadcast_mul(vec, mat):
+    """``vec[..., None] * mat`` (TF1's ``_BroadcastMul``)."""
+    return _math_binary.multiply(_array_shape.expand_dims(vec, -1), mat)
+
+
+def _softmax_jacobian_product(grad, logits):
+    """``(grad - sum(grad * s, -1, keepdims)) * s`` for ``s = softmax(logits)``: the
+    gradient with respect to ``logits`` of ``sum(grad * softmax(logits))``."""
+    s = _nn_activation.softmax(logits)
+    dot = _reduction.reduce_sum(_math_binary.multiply(grad, s), -1, keepdims=True)
+    return _math_binary.multiply(_math_binary.subtract(grad, dot), s)
+
+
+def _xent_logits_grad(op, dloss, dbackprop):
+    """Gradient with respect to the logits (``op.inputs[0]``) of a softmax
+    cross-entropy op, from the gradients of its two outputs."""
+    terms = []
+    if not _is_zeros(dloss):
+        terms.append(_broadcast_mul(dloss, op.outputs[1]))
+    if dbackprop is not None and not _is_zeros(dbackprop):
+        terms.append(_softmax_jacobian_product(dbackprop, op.inputs[0]))
+    if not terms:
+        return _array_fill.zeros_like(op.outputs[1])
+    return terms[0] if len(terms) == 1 else _math_binary.add(terms[0], terms[1])
 
 
 def _require_rank_at_least_1(t, arg):
@@ -48,6 +96,8 @@ class SoftmaxCrossEntropyWithLogits(OpDef):
     float dtype and broadcast-compatible shapes. Outputs ``loss`` (the shape without
     its last dimension) and ``backprop`` (``softmax(features) - labels``).
     """
+
+    grad_broadcasts = True
 
     def infer(self, features, labels):
         require_dtype(features, FLOATS, "features")
@@ -93,6 +143,17 @@ class SoftmaxCrossEntropyWithLogits(OpDef):
             np.negative(loss, out=loss)
         return (loss.astype(dtype, copy=False).reshape(shape[:-1]),
                 backprop.astype(dtype, copy=False).reshape(shape))
+
+    def grad(self, op, dloss, dbackprop):
+        # TF1: d logits = dloss[..., None] * backprop (+ the softmax Jacobian times a
+        # gradient of backprop); d labels = -dloss[..., None] * log_softmax(logits)
+        # (- the gradient of backprop, since backprop = softmax - labels).
+        logits = op.inputs[0]
+        dlogits = _xent_logits_grad(op, dloss, dbackprop)
+        dlabels = _broadcast_mul(dloss, _math_unary.negative(_nn_activation.log_softmax(logits)))
+        if not _is_zeros(dbackprop):
+            dlabels = _math_binary.subtract(dlabels, dbackprop)
+        return [dlogits, dlabels]
 
 
 def _label_error(labels, n):
@@ -170,6 +231,12 @@ class SparseSoftmaxCrossEntropyWithLogits(OpDef):
         return (loss.astype(dtype, copy=False).reshape(labels.shape),
                 backprop.astype(dtype, copy=False).reshape(features.shape))
 
+    def grad(self, op, dloss, dbackprop):
+        # d logits = dloss[..., None] * backprop, reusing the forward's backprop output;
+        # integer labels get none. (TF1 forbids differentiating backprop; we add the
+        # softmax Jacobian's product so second derivatives work.)
+        return [_xent_logits_grad(op, dloss, dbackprop), None]
+
 
 @register
 class L2Loss(OpDef):
@@ -186,6 +253,9 @@ class L2Loss(OpDef):
             flat = flat.astype(np.float32)
         with np.errstate(over="ignore", invalid="ignore"):
             return np.asarray(np.dot(flat, flat) * 0.5, dtype=t.dtype)
+
+    def grad(self, op, dy):
+        return [_math_binary.multiply(op.inputs[0], dy)]
 
 
 @register

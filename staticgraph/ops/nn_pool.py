@@ -1,21 +1,30 @@
-"""Pooling: MaxPool and AvgPool (``max_pool``, ``avg_pool`` and TF2's ``*_pool2d``).
+"""Pooling: MaxPool and AvgPool (``max_pool``, ``avg_pool`` and TF2's ``*_pool2d``)
+and their gradient ops MaxPoolGrad, MaxPoolGradGrad and AvgPoolGrad.
 
 Kernels work in NHWC on strided views of the padded input, one per kernel offset;
 SAME padding never wins a maximum and is not counted in an average (TF1). Window
 geometry and padding rules live in :mod:`.conv_windows`.
+
+Max-pool gradients route each window's gradient to the window's first maximum in
+row-major order (TF1's CPU tie rule), found by a running comparison over the kernel
+offsets (a small index per output element), then scattered back with one masked
+copy (or, for overlapping windows, masked add) per kernel offset.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..graphlib import name_scope
+from ..graphlib import dtypes, name_scope
+from . import array_fill as _array_fill
+from . import array_shape as _array_shape
 from .conv_windows import (_check_format, _check_outer_ones, _dims, _from_nhwc,
                            _get_sequence, _lookup, _shape, _spatial, _to_nhwc, pad_spatial,
                            window_geometry)
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
-from .shape_rules import FLOATS, NUMERIC, require_dtype
+from .shape_rules import FLOATS, NUMERIC, check_same_dtype, require_dtype
+from .static_value import constant_value_as_shape
 
 __all__ = ["max_pool", "avg_pool", "max_pool2d", "avg_pool2d"]
 
@@ -56,6 +65,10 @@ def _window_slices(xp, ksize, strides, out_hw):
             for i in range(kh) for j in range(kw)]
 
 
+def _lowest(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
 @register
 class MaxPool(_Pool):
     """Maximum over each ``ksize`` window (SAME padding never wins the maximum)."""
@@ -64,13 +77,17 @@ class MaxPool(_Pool):
 
     @staticmethod
     def compute(x, *, ksize, strides, padding, data_format):
-        low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+        low = _lowest(x.dtype)
         x, k, s, out_hw, pads = _pool_windows(x, ksize, strides, padding, data_format)
         views = _window_slices(pad_spatial(x, pads, low), k, s, out_hw)
         out = np.array(views[0], copy=True) if len(views) == 1 else np.maximum(views[0], views[1])
         for v in views[2:]:
             np.maximum(out, v, out=out)
         return _from_nhwc(out, data_format)
+
+    def grad(self, op, dy):
+        # TF1's _MaxPoolGrad.
+        return [max_pool_grad(op.inputs[0], op.outputs[0], dy, **op.attrs)]
 
 
 @register
@@ -92,6 +109,10 @@ class AvgPool(_Pool):
         out /= (rows[:, None] * cols[None, :]).astype(acc)[:, :, None]
         return _from_nhwc(out.astype(dtype, copy=False), data_format)
 
+    def grad(self, op, dy):
+        # TF1's _AvgPoolGrad.
+        return [avg_pool_grad(_shape_tensor(op.inputs[0]), dy, **op.attrs)]
+
 
 def _valid_counts(size, out, k, stride, pad_before):
     """Number of non-padded elements in each of ``out`` windows along one dimension."""
@@ -99,6 +120,261 @@ def _valid_counts(size, out, k, stride, pad_before):
     return np.minimum(start + k, size) - np.maximum(start, 0)
 
 
+def _shape_tensor(t):
+    """``t``'s shape as an int32 vector: a constant when static, else ``tf.shape``."""
+    if t.shape.is_fully_defined():
+        return convert_to_tensor(list(t.shape.raw), dtype=dtypes.int32)
+    return _array_shape.shape(t)
+
+
+# ---------------------------------------------------------------- gradient ops
+def _first_max_masks(x, ksize, strides, padding, data_format):
+    """One boolean mask ``(N, OH, OW, C)`` per kernel offset: where that offset holds
+    its window's first maximum (row-major window order, TF1's tie rule).
+
+    Returns ``(masks, x_nhwc_shape, k, s, out_hw, pads)``. The masks are disjoint;
+    each window's maximum is found again in ``x``.
+    """
+    low = _lowest(x.dtype)
+    x, k, s, out_hw, pads = _pool_windows(x, ksize, strides, padding, data_format)
+    views = _window_slices(pad_spatial(x, pads, low), k, s, out_hw)
+    if len(views) == 1:
+        return [np.ones(views[0].shape, bool)], x.shape, k, s, out_hw, pads
+    best = np.maximum(views[0], views[1])
+    for v in views[2:]:
+        np.maximum(best, v, out=best)
+    masks = [np.equal(views[0], best)]
+    taken = masks[0].copy()
+    for i, v in enumerate(views[1:], 1):
+        mask = np.greater(np.equal(v, best), taken)     # equal and not taken before
+        masks.append(mask)
+        if i < len(views) - 1:
+            np.logical_or(taken, mask, out=taken)
+    return masks, x.shape, k, s, out_hw, pads
+
+
+def _masked(values, mask, out=None):
+    """``values`` where ``mask`` else 0 (a product when ``values`` are finite: branch-free)."""
+    if out is None:
+        out = np.empty(mask.shape, values.dtype)
+    if _finite(values):
+        return np.multiply(values, mask, out=out)
+    out[...] = 0
+    np.copyto(out, values, where=mask)
+    return out
+
+
+def _finite(values):
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(np.sum(values)))
+
+
+def _offset_slices(a, ksize, strides, out_hw):
+    """Writable strided views ``(N, OH, OW, C)`` of NHWC ``a``, one per kernel offset."""
+    (kh, kw), (sh, sw), (oh, ow) = ksize, strides, out_hw
+    return [a[:, i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw]
+            for i in range(kh) for j in range(kw)]
+
+
+def _crop(xp, shape, pads):
+    (pt, pb), (pl, pr) = pads
+    if not (pt or pb or pl or pr):
+        return xp
+    return np.ascontiguousarray(xp[:, pt:pt + shape[1], pl:pl + shape[2]])
+
+
+def _scatter(values, masks, shape, dtype, k, s, out_hw, pads):
+    """NHWC array of ``shape``: ``values`` ``(N, OH, OW, C)`` added at every kernel offset
+    of each window (only where ``masks[i]`` is true, when masks are given)."""
+    (pt, pb), (pl, pr) = pads
+    n, h, w, c = shape
+    padded = (n, h + pt + pb, w + pl + pr, c)
+    covered = padded[1] == out_hw[0] * s[0] and padded[2] == out_hw[1] * s[1]
+    overlapping = k[0] > s[0] or k[1] > s[1]
+    # Non-overlapping windows tiling the whole input write every element once.
+    out = (np.empty if covered and k == s else np.zeros)(padded, dtype)
+    for i, view in enumerate(_offset_slices(out, k, s, out_hw)):
+        if masks is None:
+            if overlapping:
+                np.add(view, values, out=view)
+            else:
+                view[...] = values
+        elif overlapping:
+            np.add(view, _masked(values, masks[i]), out=view)
+        else:
+            _masked(values, masks[i], out=view)
+    return _crop(out, shape, pads)
+
+
+def _check_pool_grad_shapes(x, y, g, out_is, ksize, strides, padding, data_format):
+    """Shapes of MaxPoolGrad-like ops: (input, output) static shapes after checks."""
+    n, h, w, c = _dims(x.shape, data_format)
+    (kh, kw), (sh, sw) = _spatial(ksize, data_format), _spatial(strides, data_format)
+    pooled = _shape(n, window_geometry(h, kh, sh, 1, padding)[0],
+                    window_geometry(w, kw, sw, 1, padding)[0], c, data_format)
+    try:
+        pooled = pooled.merge_with(y.shape.with_rank(4))
+        target = pooled if out_is == "output" else x.shape.with_rank(4)
+        g.shape.with_rank(4).merge_with(target)
+    except ValueError as e:
+        raise ValueError(f"shapes of orig_input {x.shape}, orig_output {y.shape} and grad "
+                         f"{g.shape} do not fit a {list(ksize)} pooling with strides "
+                         f"{list(strides)} and {padding} padding: {e}") from None
+    return x.shape.with_rank(4), pooled
+
+
+class _PoolGrad(OpDef):
+    """Shared attributes of the pooling gradient ops."""
+
+    attrs = {"ksize": (1, 1, 1, 1), "strides": (1, 1, 1, 1), "padding": "VALID",
+             "data_format": "NHWC"}
+
+
+@register
+class MaxPoolGrad(_PoolGrad):
+    """Gradient of MaxPool: ``grad`` routed to the first maximum of each window.
+
+    Inputs: ``orig_input``, ``orig_output`` (MaxPool's input and output) and
+    ``grad`` (shaped like ``orig_output``); the output is shaped like ``orig_input``.
+    The maxima are found again in ``orig_input`` (TF1's CPU kernel does the same).
+    """
+
+    def infer(self, x, y, g, *, ksize, strides, padding, data_format):
+        dtype = check_same_dtype(x, y, g, names=("orig_input", "orig_output", "grad"))
+        require_dtype(x, FLOATS, "orig_input")
+        in_shape, _ = _check_pool_grad_shapes(x, y, g, "output", ksize, strides, padding,
+                                              data_format)
+        return Spec(dtype, in_shape)
+
+    @staticmethod
+    def compute(x, y, g, *, ksize, strides, padding, data_format):
+        masks, shape, k, s, out_hw, pads = _first_max_masks(x, ksize, strides, padding,
+                                                            data_format)
+        g = _to_nhwc(g, data_format)
+        if g.shape != masks[0].shape:
+            raise ValueError(f"MaxPoolGrad: grad shape {g.shape} (NHWC) does not match the "
+                             f"pooled shape {masks[0].shape}")
+        out = _scatter(g, masks, shape, g.dtype, k, s, out_hw, pads)
+        return _from_nhwc(out, data_format)
+
+    def grad(self, op, ddx):
+        # TF1's _MaxPoolGradGrad: zeros for the pooling's input and output.
+        x, y, _ = op.inputs
+        return [_array_fill.zeros_like(x), _array_fill.zeros_like(y),
+                max_pool_grad_grad(x, y, ddx, **op.attrs)]
+
+
+@register
+class MaxPoolGradGrad(_PoolGrad):
+    """Gradient of MaxPoolGrad w.r.t. its ``grad``: ``grad`` (shaped like ``orig_input``)
+    gathered at the first maximum of each window; shaped like ``orig_output``."""
+
+    def infer(self, x, y, g, *, ksize, strides, padding, data_format):
+        dtype = check_same_dtype(x, y, g, names=("orig_input", "orig_output", "grad"))
+        require_dtype(x, FLOATS, "orig_input")
+        _, out_shape = _check_pool_grad_shapes(x, y, g, "input", ksize, strides, padding,
+                                               data_format)
+        return Spec(dtype, out_shape)
+
+    @staticmethod
+    def compute(x, y, g, *, ksize, strides, padding, data_format):
+        masks, shape, k, s, out_hw, pads = _first_max_masks(x, ksize, strides, padding,
+                                                            data_format)
+        g = _to_nhwc(g, data_format)
+        if g.shape != shape:
+            raise ValueError(f"MaxPoolGradGrad: grad shape {g.shape} (NHWC) does not match "
+                             f"orig_input's {shape}")
+        views = _offset_slices(pad_spatial(g, pads), k, s, out_hw)
+        out = _masked(views[0], masks[0])
+        for view, mask in zip(views[1:], masks[1:]):
+            np.add(out, _masked(view, mask), out=out)
+        return _from_nhwc(out, data_format)
+
+    def grad(self, op, dy):
+        # TF1's _MaxPoolGradGradGrad.
+        x, y, _ = op.inputs
+        return [_array_fill.zeros_like(x), _array_fill.zeros_like(y),
+                max_pool_grad(x, y, dy, **op.attrs)]
+
+
+@register
+class AvgPoolGrad(_PoolGrad):
+    """Gradient of AvgPool: each ``grad`` value divided by its window's count of
+    non-padded elements and spread over the window.
+
+    Inputs: ``orig_input_shape`` (int32 vector of 4) and ``grad`` (AvgPool's output
+    shape); the output has shape ``orig_input_shape``.
+    """
+
+    def infer(self, sizes, g, *, ksize, strides, padding, data_format):
+        require_dtype(sizes, (dtypes.int32,), "orig_input_shape")
+        require_dtype(g, FLOATS, "grad")
+        if sizes.shape.rank not in (None, 1):
+            raise ValueError(f"orig_input_shape must be 1-D, got shape {sizes.shape}")
+        given = constant_value_as_shape(sizes)
+        if given.rank is not None and given.rank != 4:
+            raise ValueError(f"orig_input_shape must have 4 elements, got {given.rank}")
+        n, h, w, c = _dims(given.with_rank(4), data_format)
+        (kh, kw), (sh, sw) = _spatial(ksize, data_format), _spatial(strides, data_format)
+        pooled = _shape(n, window_geometry(h, kh, sh, 1, padding)[0],
+                        window_geometry(w, kw, sw, 1, padding)[0], c, data_format)
+        if not pooled.is_compatible_with(g.shape.with_rank(4)):
+            raise ValueError(f"grad shape {g.shape} does not match the pooled shape {pooled} "
+                             f"of orig_input_shape {given}")
+        gn, _, _, gc = _dims(g.shape, data_format)
+        return Spec(g.dtype, _shape(gn if n is None else n, h, w, gc if c is None else c,
+                                    data_format))
+
+    @staticmethod
+    def compute(sizes, g, *, ksize, strides, padding, data_format):
+        sizes = [int(v) for v in np.asarray(sizes).reshape(-1)]
+        shape = tuple(sizes) if data_format == "NHWC" else (sizes[0], *sizes[2:], sizes[1])
+        g = _to_nhwc(g, data_format)
+        (kh, kw), (sh, sw) = _spatial(ksize, data_format), _spatial(strides, data_format)
+        oh, pt, pb = window_geometry(shape[1], kh, sh, 1, padding)
+        ow, pl, pr = window_geometry(shape[2], kw, sw, 1, padding)
+        if g.shape != (shape[0], oh, ow, shape[3]):
+            raise ValueError(f"AvgPoolGrad: grad shape {g.shape} (NHWC) does not match the "
+                             f"pooled shape {(shape[0], oh, ow, shape[3])}")
+        acc = np.float32 if g.dtype == np.float16 else g.dtype
+        rows = _valid_counts(shape[1], oh, kh, sh, pt)
+        cols = _valid_counts(shape[2], ow, kw, sw, pl)
+        scaled = g / (rows[:, None] * cols[None, :]).astype(acc)[:, :, None]
+        out = _scatter(scaled, None, shape, acc, (kh, kw), (sh, sw), (oh, ow),
+                       ((pt, pb), (pl, pr)))
+        return _from_nhwc(out.astype(g.dtype, copy=False), data_format)
+
+    def grad(self, op, ddx):
+        # TF1's _AvgPoolGradGrad: AvgPool of the incoming gradient.
+        return [None, apply_op("AvgPool", [ddx], dict(op.attrs))]
+
+
+def max_pool_grad(orig_input, orig_output, grad, ksize, strides, padding,
+                  data_format="NHWC", name=None):
+    """MaxPool's gradient (TF1's ``gen_nn_ops.max_pool_grad``); 4-tuple attributes."""
+    attrs = {"ksize": tuple(ksize), "strides": tuple(strides), "padding": padding,
+             "data_format": data_format}
+    return apply_op("MaxPoolGrad", [orig_input, orig_output, grad], attrs, name=name)
+
+
+def max_pool_grad_grad(orig_input, orig_output, grad, ksize, strides, padding,
+                       data_format="NHWC", name=None):
+    """MaxPoolGrad's gradient w.r.t. its ``grad`` (TF1's ``gen_nn_ops.max_pool_grad_grad``)."""
+    attrs = {"ksize": tuple(ksize), "strides": tuple(strides), "padding": padding,
+             "data_format": data_format}
+    return apply_op("MaxPoolGradGrad", [orig_input, orig_output, grad], attrs, name=name)
+
+
+def avg_pool_grad(orig_input_shape, grad, ksize, strides, padding, data_format="NHWC",
+                  name=None):
+    """AvgPool's gradient (TF1's ``gen_nn_ops.avg_pool_grad``); 4-tuple attributes."""
+    attrs = {"ksize": tuple(ksize), "strides": tuple(strides), "padding": padding,
+             "data_format": data_format}
+    sizes = convert_to_tensor(orig_input_shape, dtype=dtypes.int32)
+    return apply_op("AvgPoolGrad", [sizes, grad], attrs, name=name)
+
+
+# ---------------------------------------------------------------- public functions
 def _pool(op_type, default_name, value, ksize, strides, padding, data_format, name):
     data_format = _check_format(data_format)
     ksize = _get_sequence(ksize, "ksize", data_format)

@@ -46,6 +46,8 @@ class VariableV2(OpDef):
 class _AssignBase(OpDef):
     """Writes a new value into the variable that is input 0 (a reference, not read)."""
 
+    differentiable = False  # no gradient flows through an assignment
+
     attrs = {"validate_shape": True, "use_locking": False}
     stateful = True
     ref_inputs = (0,)

@@ -198,3 +198,55 @@ def test_concat_and_pack_kernels_copy():
                          ("Pack", get_op_def("Pack").compute(a, axis=0))):
         assert not np.shares_memory(out, a)
         assert not get_op_def(op_type).returns_view
+
+
+# ---------------------------------------------------------------- gradients
+def test_concat_gradient_is_one_splitv_with_static_sizes(fresh_graph):
+    x = tf.placeholder(tf.float32, [None, 2])
+    y = tf.placeholder(tf.float32, [None, 3])
+    c = tf.concat([x, y, x], 1)
+    g = tf.placeholder(tf.float32, [None, 7])
+    dx, dy = tf.gradients(c, [x, y], grad_ys=g)
+    splits = [op for op in fresh_graph.get_operations()
+              if op.name.startswith("gradients/") and op.type == "SplitV"]
+    assert len(splits) == 1 and constant_value(splits[0].inputs[1]).tolist() == [2, 3, 2]
+    assert shape(dx) == (None, 2) and shape(dy) == (None, 3)
+    gv = np.arange(28, dtype=np.float32).reshape(4, 7)
+    feed = {x: np.zeros((4, 2)), y: np.zeros((4, 3)), g: gv}
+    got_x, got_y = run([dx, dy], feed)
+    np.testing.assert_array_equal(got_x, gv[:, :2] + gv[:, 5:])
+    np.testing.assert_array_equal(got_y, gv[:, 2:5])
+
+
+def test_concat_gradient_with_unknown_sizes_and_axis_tensor():
+    x = tf.placeholder(tf.float32, [None, 2])
+    y = tf.placeholder(tf.float32)
+    a = tf.placeholder(tf.int64, [])
+    c = tf.concat([x, y], a)
+    w = np.arange(10, dtype=np.float32).reshape(5, 2)
+    dx, dy = tf.gradients(tf.reduce_sum(c * w), [x, y])
+    assert shape(dx) == (None, 2)
+    got_x, got_y = run([dx, dy], {x: np.zeros((2, 2)), y: np.zeros((3, 2)), a: -2})
+    np.testing.assert_array_equal(got_x, w[:2])
+    np.testing.assert_array_equal(got_y, w[2:])
+    b = tf.placeholder(tf.float32, [2, None])
+    c2 = tf.concat([b, b], 1)
+    (db,) = tf.gradients(tf.reduce_sum(c2 * np.arange(8, dtype=np.float32).reshape(2, 4)), b)
+    np.testing.assert_array_equal(run(db, {b: np.zeros((2, 2))}), [[2, 4], [10, 12]])
+
+
+def test_stack_unstack_split_gradients_fill_unused_outputs_with_zeros():
+    x = tf.placeholder(tf.float32, [None, 3])
+    parts = tf.unstack(x, axis=1)
+    (dx,) = tf.gradients(parts[1] * 2.0, x)
+    np.testing.assert_array_equal(run(dx, {x: np.ones((2, 3))}), [[0, 2, 0], [0, 2, 0]])
+    a, b, c = tf.split(x, 3, axis=1)
+    (dx,) = tf.gradients(c, x)
+    np.testing.assert_array_equal(run(dx, {x: np.ones((2, 3))}), [[0, 0, 1], [0, 0, 1]])
+    p, q = tf.split(x, [1, -1], 1)
+    (dx,) = tf.gradients(q * 3.0, x)
+    np.testing.assert_array_equal(run(dx, {x: np.ones((1, 3))}), [[0, 3, 3]])
+    s = tf.stack([x, 2.0 * x], axis=-1)
+    (dx,) = tf.gradients(s, x)
+    assert dx.shape.raw == (None, 3)
+    np.testing.assert_array_equal(run(dx, {x: np.ones((2, 3))}), np.full((2, 3), 3.0))

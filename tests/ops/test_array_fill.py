@@ -99,3 +99,29 @@ def test_linspace_alias_and_values():
     np.testing.assert_allclose(constant_value(t), [10.0, 11.0, 12.0])
     with pytest.raises(ValueError, match="Requires num > 0"):
         tf.linspace(0.0, 1.0, 0)
+
+
+# ---------------------------------------------------------------- gradients
+def test_fill_gradient_is_the_sum_of_dy_for_value_and_none_for_dims():
+    v = tf.placeholder(tf.float32, [])
+    d = tf.placeholder(tf.int32, [2])
+    y = tf.fill(d, v)
+    g = tf.placeholder(tf.float32, [None, None])
+    dd, dv = tf.gradients(y, [d, v], grad_ys=g)
+    assert dd is None and shape(dv) == ()
+    gv = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert run(dv, {v: 1.0, d: [2, 3], g: gv}) == 15.0
+
+
+def test_zeros_like_range_linspace_have_none_gradients_as_in_tf1():
+    x = tf.placeholder(tf.float32, [None, 3])
+    s = tf.placeholder(tf.float32, [])
+    z = tf.zeros_like(x, optimize=False)
+    assert z.op.type == "ZerosLike" and tf.gradients(z, x) == [None]
+    r = tf.range(s, 5.0, 1.0)
+    assert r.op.type == "Range" and tf.gradients(r, s) == [None]
+    ls = tf.lin_space(s, 2.0 * s, 4)
+    assert ls.op.type == "LinSpace" and tf.gradients(ls, s) == [None]
+    # only the paths through the other ops count
+    (ds,) = tf.gradients(tf.reduce_sum(tf.lin_space(s, 1.0, 3)) + 3.0 * s, s)
+    assert run(ds, {s: 0.5}) == 3.0

@@ -76,3 +76,164 @@ def test_one_hot_static_shape_and_out_of_range_rows():
     assert shape(tf.one_hot(i, tf.placeholder(tf.int32, []))) == (None, 2, None)
     got = run(tf.one_hot(i, 3), {i: [[-1, 3], [1, 2]]})
     assert got.tolist() == [[[0, 0, 0], [0, 0, 0]], [[0, 1, 0], [0, 0, 1]]]
+
+
+# ------------------------------------------------------------- gradients
+def grads_unknown(build, inputs, wrt=(0,), known_rank=True, extra=None, seed=0):
+    """``d sum(w * build(...)) / d inputs[wrt]`` declared on placeholders of unknown
+    dimensions (or rank), so gradient rules take their dynamic-shape paths.
+
+    Returns the gradients and the random weights ``w`` (for hand-written references).
+    """
+    phs = [tf.placeholder(tf.as_dtype(v.dtype), [None] * v.ndim if known_rank else None)
+           for v in inputs]
+    y = build(*phs)
+    feed = dict(zip(phs, inputs))
+    feed.update(extra or {})
+    with tf.Session() as sess:
+        w = np.random.default_rng(seed).standard_normal(sess.run(y, feed).shape)
+    wp = tf.placeholder(y.dtype, None)
+    grads = tf.gradients(tf.reduce_sum(y * wp), [phs[i] for i in wrt])
+    assert all(g is not None for g in grads)
+    feed[wp] = w.astype(y.dtype.np_dtype)
+    with tf.Session() as sess:
+        return sess.run(grads, feed), w
+
+
+P = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+
+
+def test_gather_gradient_is_a_dense_scatter_add_of_duplicates():
+    params = tf.placeholder(tf.float32, [5, 2])
+    ids = tf.constant([[1, 3, 1], [1, 0, 0]])
+    (g,) = tf.gradients(tf.reduce_sum(tf.gather(params, ids)), [params])
+    assert g.op.type == "UnsortedSegmentSum" and shape(g) == (5, 2)
+    got = run(g, {params: np.zeros((5, 2), np.float32)})
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got[:, 0], [2, 3, 0, 1, 0])
+    np.testing.assert_array_equal(got[:, 1], got[:, 0])
+
+
+@pytest.mark.parametrize("known_rank", [True, False])
+def test_gather_gradient_with_unknown_shapes(known_rank):
+    ids = np.array([[2, 0], [2, 2]], np.int32)
+    (g,), w = grads_unknown(lambda p, i: tf.gather(p, i, axis=2), [P, ids],
+                            known_rank=known_rank)
+    want = np.zeros_like(P)
+    for j in np.ndindex(ids.shape):  # w is [2, 3] + ids.shape
+        want[:, :, ids[j]] += w[(slice(None), slice(None)) + j]
+    np.testing.assert_allclose(g, want)
+
+
+def test_gather_gradient_with_batch_dims_and_unknown_shapes():
+    ids = np.array([[0, 2, 2], [1, 1, 0]], np.int64)
+    (g,), w = grads_unknown(lambda p, i: tf.gather(p, i, axis=1, batch_dims=-1), [P, ids])
+    want = np.zeros_like(P)
+    for b in range(2):
+        for j in range(3):
+            want[b, ids[b, j]] += w[b, j]
+    np.testing.assert_allclose(g, want)
+
+
+def test_gather_gradient_with_axis_known_only_at_run_time():
+    ids = np.array([2, 0, 2], np.int32)
+    a = tf.placeholder(tf.int32, [])
+    for axis in (1, -1):
+        (g,), w = grads_unknown(lambda p, i: tf.gather(p, i, axis=a), [P, ids],
+                                extra={a: axis})
+        want = np.zeros_like(P)
+        for j in range(3):
+            if axis == 1:
+                want[:, ids[j]] += w[:, j]
+            else:
+                want[:, :, ids[j]] += w[:, :, j]
+        np.testing.assert_allclose(g, want)
+
+
+def test_gather_nd_gradient_with_batch_dims_and_unknown_shapes():
+    ids = np.array([[[2, 1], [0, 3], [2, 1]], [[1, 1], [1, 0], [0, 0]]], np.int32)
+    (g,), w = grads_unknown(lambda p, i: tf.gather_nd(p, i, batch_dims=1), [P, ids])
+    want = np.zeros_like(P)
+    for b in range(2):
+        for j in range(3):
+            want[(b,) + tuple(ids[b, j])] += w[b, j]
+    np.testing.assert_allclose(g, want)
+    ids = np.array([[1, 2], [0, 1], [1, 2]], np.int32)
+    (g,), w = grads_unknown(lambda p, i: tf.gather_nd(p, i), [P, ids], known_rank=False)
+    want = np.zeros_like(P)
+    for j in range(3):
+        want[tuple(ids[j])] += w[j]
+    np.testing.assert_allclose(g, want)
+
+
+def test_one_hot_gives_no_gradient_like_tf1():
+    on = tf.placeholder(tf.float32, [])
+    y = tf.one_hot([0, 2], 3, on_value=on, off_value=0.0)
+    assert tf.gradients(tf.reduce_sum(y), [on]) == [None]
+
+
+# ------------------------------------------------ unsorted_segment_sum / scatter_nd
+def test_unsorted_segment_sum_tf1_behaviour():
+    y = tf.unsorted_segment_sum([[1., 2.], [3., 4.], [5., 6.]], [2, -1, 2], 4)
+    assert y.op.type == "UnsortedSegmentSum" and y.op.name == "UnsortedSegmentSum"
+    assert shape(y) == (4, 2) and y.dtype == tf.float32
+    assert run(y).tolist() == [[0, 0], [0, 0], [6, 8], [0, 0]]
+    ids = tf.placeholder(tf.int32, [None])
+    z = tf.unsorted_segment_sum(tf.constant([1, 2, 3]), ids, tf.placeholder(tf.int32, []))
+    assert shape(z) == (None,) and z.dtype == tf.int32
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"segment_ids\[1\] = 5 is out of range \[0, 3\)"):
+        run(tf.unsorted_segment_sum([1., 2.], ids, 3), {ids: [0, 5]})
+    with pytest.raises(ValueError, match="does not start with segment_ids.shape"):
+        tf.unsorted_segment_sum(tf.zeros([3, 2]), tf.zeros([2], tf.int32), 4)
+    with pytest.raises(ValueError, match="rank 0"):
+        tf.unsorted_segment_sum([1., 2.], [0, 1], [2])
+
+
+def test_unsorted_segment_sum_gradient_drops_negative_ids():
+    ids = np.array([1, -1, 0, 1], np.int32)
+    data = np.ones((4, 2))
+    (g,), w = grads_unknown(lambda d, i: tf.unsorted_segment_sum(d, i, 3), [data, ids])
+    want = w[np.maximum(ids, 0)] * (ids >= 0)[:, None]
+    np.testing.assert_allclose(g, want)
+
+
+def test_unsorted_segment_sum_is_fast_for_embedding_gradients():
+    import time
+    rng = np.random.default_rng(0)
+    data = rng.standard_normal((128 * 20, 128)).astype(np.float32)
+    ids = rng.integers(0, 10000, 128 * 20).astype(np.int32)
+    y = tf.unsorted_segment_sum(data, ids, 10000)
+    want = np.zeros((10000, 128), np.float64)
+    np.add.at(want, ids, data.astype(np.float64))
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(y), want, rtol=1e-5, atol=1e-5)
+        start = time.perf_counter()
+        for _ in range(5):
+            sess.run(y)
+        assert (time.perf_counter() - start) / 5 < 0.05
+
+
+def test_scatter_nd_tf1_behaviour():
+    y = tf.scatter_nd([[4], [3], [1], [7], [4]], [9., 10., 11., 12., 1.], [8])
+    assert y.op.type == "ScatterNd" and y.op.name == "ScatterNd" and shape(y) == (8,)
+    assert run(y).tolist() == [0, 11, 0, 10, 10, 0, 0, 12]
+    rows = tf.scatter_nd([[0], [2]], [[5, 5], [6, 6]], tf.constant([4, 2]))
+    assert rows.dtype == tf.int32 and run(rows).tolist() == [[5, 5], [0, 0], [6, 6], [0, 0]]
+    i = tf.placeholder(tf.int32, [None, 2])
+    z = tf.scatter_nd(i, tf.placeholder(tf.float32, [None]), [3, 3])
+    assert shape(z) == (3, 3)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"indices\[1\] = \[2, 3\] does not index into shape \[3,3\]"):
+        run(z, {i: [[0, 0], [2, 3]], z.op.inputs[1]: [1., 2.]})
+    with pytest.raises(ValueError, match="inner 1 dimensions of output.shape"):
+        tf.scatter_nd([[0], [1]], tf.zeros([2, 3]), [4, 2])
+    with pytest.raises(TypeError):
+        tf.scatter_nd([[0]], [1.], tf.constant([2], tf.int64))
+
+
+def test_scatter_nd_gradient_is_gather_nd():
+    ids = np.array([[0, 1], [1, 2], [0, 1]], np.int64)
+    (g,), w = grads_unknown(lambda i, u: tf.scatter_nd(i, u, tf.constant([2, 3], tf.int64)),
+                            [ids, np.ones(3)], wrt=(1,))
+    np.testing.assert_allclose(g, [w[0, 1], w[1, 2], w[0, 1]])

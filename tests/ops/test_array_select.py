@@ -98,3 +98,36 @@ def test_top_k_on_empty_inputs():
     x = tf.placeholder(tf.float32, [None, None])
     values, indices = run(tf.top_k(x, 2), {x: np.zeros((0, 5), np.float32)})
     assert values.shape == (0, 2) and indices.shape == (0, 2) and indices.dtype == np.int32
+
+
+# ------------------------------------------------------------- gradients
+@pytest.mark.parametrize("axis", [1, -2])
+@pytest.mark.parametrize("known_rank", [True, False])
+def test_boolean_mask_gradient_with_unknown_shapes(known_rank, axis):
+    from .test_array_gather import grads_unknown
+    x = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    m = np.array([[True, False, True, True], [False, False, False, True],
+                  [True, True, False, False]])
+    (g,), w = grads_unknown(lambda v, k: tf.boolean_mask(v, k, axis=axis), [x, m],
+                            known_rank=known_rank)
+    want = np.zeros_like(x)
+    want[:, m] = w
+    np.testing.assert_allclose(g, want)
+
+
+@pytest.mark.parametrize("known_rank", [True, False])
+def test_top_k_gradient_with_unknown_shapes(known_rank):
+    from .test_array_gather import grads_unknown
+    x = np.array([[[3., 1., 4., 1.5], [9., 2., 6., 5.]]])
+    (g,), w = grads_unknown(lambda v: tf.nn.top_k(v, 2).values, [x], known_rank=known_rank)
+    want = np.zeros_like(x)
+    want[0, 0, [2, 0]] = w[0, 0]
+    want[0, 1, [0, 2]] = w[0, 1]
+    np.testing.assert_allclose(g, want)
+
+
+def test_unique_has_no_gradient_like_tf1():
+    x = tf.placeholder(tf.float32, [4])
+    y, _ = tf.unique(x)
+    with pytest.raises(LookupError, match="Unique"):
+        tf.gradients(tf.reduce_sum(y), [x])

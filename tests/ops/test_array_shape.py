@@ -170,3 +170,111 @@ def test_copying_kernels_never_alias_their_inputs(op_type, args):
     assert not d.returns_view
     out = d.compute(*args)
     assert not any(np.shares_memory(out, a) for a in args)
+
+
+# ---------------------------------------------------------------- gradients
+def _grad_ops(graph):
+    """Op types created by tf.gradients (under the gradients/ scope), constants left out."""
+    return [op.type for op in graph.get_operations()
+            if op.name.startswith("gradients/") and op.type != "Const"]
+
+
+def test_reshape_gradient_is_one_reshape_when_the_shape_is_known(fresh_graph):
+    x = tf.placeholder(tf.float32, [2, 3, 4])
+    y = tf.reshape(x, [6, 4])
+    g = tf.placeholder(tf.float32, [6, 4])
+    before = len(fresh_graph.get_operations())
+    (dx,) = tf.gradients(y, x, grad_ys=g)
+    new = [op for op in fresh_graph.get_operations()[before:] if op.type != "Const"]
+    assert [op.type for op in new] == ["Reshape"] and shape(dx) == (2, 3, 4)
+    gv = np.arange(24, dtype=np.float32).reshape(6, 4)
+    np.testing.assert_array_equal(run(dx, {x: np.zeros((2, 3, 4)), g: gv}),
+                                  gv.reshape(2, 3, 4))
+
+
+def test_reshape_gradient_with_one_unknown_dimension_needs_no_shape_op(fresh_graph):
+    x = tf.placeholder(tf.float32, [None, 3, 4])
+    (dx,) = tf.gradients(tf.reduce_sum(tf.reshape(x, [-1, 12]) * 2.0), x)
+    reshapes = [op for op in fresh_graph.get_operations()
+                if op.name.startswith("gradients/Reshape_grad/") and op.type != "Const"]
+    assert [op.type for op in reshapes] == ["Reshape"]
+    assert constant_value(reshapes[0].inputs[1]).tolist() == [-1, 3, 4]
+    assert shape(dx) == (None, 3, 4)
+    np.testing.assert_array_equal(run(dx, {x: np.ones((5, 3, 4))}), np.full((5, 3, 4), 2.0))
+
+
+def test_reshape_gradient_with_unknown_dimensions_uses_the_dynamic_shape():
+    x = tf.placeholder(tf.float32, [None, None])
+    u = tf.placeholder(tf.float32)
+    (dx,) = tf.gradients(tf.reshape(x, [-1]) * tf.range(6.0), x)
+    (du,) = tf.gradients(tf.reduce_sum(tf.reshape(u, [2, -1])), u)
+    assert dx.op.inputs[1].op.type == "Shape" and shape(dx) == (None, None)
+    np.testing.assert_array_equal(run(dx, {x: np.zeros((2, 3))}),
+                                  np.arange(6.0).reshape(2, 3))
+    np.testing.assert_array_equal(run(du, {u: np.zeros((2, 2, 1))}), np.ones((2, 2, 1)))
+    z = tf.placeholder(tf.float32, [None, 0])  # -1 cannot stand for a dim beside a 0
+    (dz,) = tf.gradients(tf.reshape(z, [-1]), z)
+    assert run(dz, {z: np.zeros((4, 0))}).shape == (4, 0)
+
+
+def test_transpose_gradient_is_one_transpose_by_the_inverse_permutation(fresh_graph):
+    x = tf.placeholder(tf.float32, [2, 3, 4])
+    y = tf.transpose(x, [1, 2, 0])
+    g = tf.placeholder(tf.float32, [3, 4, 2])
+    (dx,) = tf.gradients(y, x, grad_ys=g)
+    assert _grad_ops(fresh_graph) == ["Transpose"]
+    assert constant_value(dx.op.inputs[1]).tolist() == [2, 0, 1]
+    gv = np.arange(24, dtype=np.float32).reshape(3, 4, 2)
+    np.testing.assert_array_equal(run(dx, {x: np.zeros((2, 3, 4)), g: gv}),
+                                  np.transpose(gv, [2, 0, 1]))
+
+
+def test_transpose_gradient_with_a_perm_tensor_inverts_it_at_run_time():
+    x = tf.placeholder(tf.float32, [2, 3, 4])
+    p = tf.placeholder(tf.int64, [3])
+    w = np.arange(24, dtype=np.float32).reshape(3, 4, 2)
+    (dx,) = tf.gradients(tf.reduce_sum(tf.transpose(x, p) * w), x)
+    assert dx.op.inputs[1].op.type == "InvertPermutation"
+    np.testing.assert_array_equal(run(dx, {x: np.zeros((2, 3, 4)), p: [1, 2, 0]}),
+                                  np.transpose(w, [2, 0, 1]))
+    u = tf.placeholder(tf.float32)  # unknown rank: the default perm is built at run time
+    w = np.arange(6, dtype=np.float32).reshape(3, 2)
+    (du,) = tf.gradients(tf.reduce_sum(tf.transpose(u) * w), u)
+    np.testing.assert_array_equal(run(du, {u: np.zeros((2, 3))}), w.T)
+
+
+def test_invert_permutation():
+    p = tf.invert_permutation([3, 4, 0, 2, 1])
+    assert p.op.type == "InvertPermutation" and p.op.name == "InvertPermutation"
+    assert p.dtype == tf.int32 and constant_value(p).tolist() == [2, 4, 3, 0, 1]
+    with pytest.raises(ValueError, match="not a permutation"):
+        tf.invert_permutation([0, 0, 1])
+    q = tf.placeholder(tf.int32, [None])
+    assert shape(tf.invert_permutation(q)) == (None,)
+    np.testing.assert_array_equal(run(tf.invert_permutation(q), {q: [1, 2, 0]}), [2, 0, 1])
+    with pytest.raises(InvalidArgumentError, match="not a permutation"):
+        run(tf.invert_permutation(q), {q: [1, 3, 0]})
+    assert not get_op_def("InvertPermutation").differentiable
+
+
+def test_expand_dims_and_squeeze_gradients_reshape_back():
+    x = tf.placeholder(tf.float32, [None, 3])
+    e = tf.expand_dims(x, 1)
+    s = tf.squeeze(tf.placeholder_with_default(np.ones((2, 1, 3), np.float32), [None, 1, None]))
+    xe, = tf.gradients(tf.reduce_sum(e * np.arange(3, dtype=np.float32).reshape(1, 1, 3)), x)
+    assert xe.op.type == "Reshape" and shape(xe) == (None, 3)
+    np.testing.assert_array_equal(run(xe, {x: np.zeros((4, 3))}), np.tile(np.arange(3.0), (4, 1)))
+    src = s.op.inputs[0]
+    ds, = tf.gradients(tf.reduce_sum(s), src)
+    assert ds.op.type == "Reshape" and run(ds).shape == (2, 1, 3)
+
+
+def test_shape_size_rank_carry_no_gradient():
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.cast(tf.shape(x), tf.float32)
+    assert tf.gradients(tf.reduce_sum(y), x) == [None]
+    assert tf.gradients(tf.cast(tf.size(x), tf.float32) + tf.cast(tf.rank(x), tf.float32),
+                        x) == [None]
+    z = tf.reshape(x, tf.shape(x)) * 3.0  # the shape path carries nothing, the data path does
+    np.testing.assert_array_equal(run(tf.gradients(z, x)[0], {x: np.ones((2, 3))}),
+                                  np.full((2, 3), 3.0))

@@ -181,3 +181,51 @@ def test_getitem_on_variables_and_default_strides_from_tensor():
     assert first.tolist() == [3.0, 4.0, 5.0]
     assert rev.tolist() == [2.0, 1.0, 0.0]
     assert part.tolist() == [[1.0, 2.0], [4.0, 5.0]]
+
+
+# ------------------------------------------------------------- gradients
+def test_strided_slice_gradient_is_one_strided_slice_grad_op():
+    x = tf.placeholder(tf.float32, [3, 4])
+    (g,) = tf.gradients(tf.reduce_sum(x[1:, ::-2]), [x])
+    assert g.op.type == "StridedSliceGrad" and shape(g) == (3, 4)
+    assert g.op.attrs["begin_mask"] == 2 and g.op.attrs["end_mask"] == 3
+    got = run(g, {x: np.zeros((3, 4), np.float32)})
+    np.testing.assert_array_equal(got, [[0, 0, 0, 0], [0, 1, 0, 1], [0, 1, 0, 1]])
+
+
+@pytest.mark.parametrize("known_rank", [True, False])
+def test_slice_gradients_with_unknown_shapes(known_rank):
+    from .test_array_gather import grads_unknown
+    x = np.arange(20, dtype=np.float64).reshape(4, 5)
+    (g,), w = grads_unknown(lambda v: v[None, 1:, -1::-2], [x], known_rank=known_rank)
+    want = np.zeros_like(x)
+    want[1:, -1::-2] = w[0]
+    np.testing.assert_allclose(g, want)
+    (g,), w = grads_unknown(lambda v, b: tf.slice(v, b, [2, -1]),
+                            [x, np.array([1, 2], np.int64)], known_rank=known_rank)
+    assert g.shape == (4, 5)
+    want = np.zeros_like(x)
+    want[1:3, 2:] = w
+    np.testing.assert_allclose(g, want)
+
+
+def test_slice_gradient_pads_dy_back():
+    x = tf.placeholder(tf.float64, [3, 4])
+    (g,) = tf.gradients(tf.reduce_sum(tf.slice(x, [1, 1], [1, 2])), [x])
+    assert g.op.type == "Pad"
+    assert run(g, {x: np.zeros((3, 4))}).tolist() == [[0, 0, 0, 0], [0, 1, 1, 0], [0, 0, 0, 0]]
+
+
+def test_strided_slice_grad_errors():
+    from staticgraph.ops.array_slice import _strided_slice_grad
+    masks = dict(begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                 shrink_axis_mask=0)
+    with pytest.raises(ValueError, match="does not match the slice"):
+        _strided_slice_grad(tf.constant([5]), [1], [3], [1], tf.zeros([3]), masks)
+    dy = tf.placeholder(tf.float32, None)
+    g = _strided_slice_grad(tf.constant([5]), [1], [3], [1], dy, masks)
+    assert shape(g) == (5,)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="does not match the slice"):
+        run(g, {dy: np.zeros([3], np.float32)})
+    with pytest.raises(TypeError):
+        _strided_slice_grad(tf.constant([5], tf.int64), [1], [3], [1], dy, masks)

@@ -113,3 +113,52 @@ def test_tensordot_axes_forms_and_errors():
     got = run(tf.tensordot(u, b, 2), {u: va.transpose(0, 2, 1), b: vb})
     want = np.einsum("ikj,kjl->il", va.transpose(0, 2, 1), vb)
     np.testing.assert_allclose(got, want)
+
+
+# ---------------------------------------------------------------------- gradients
+_RNG = np.random.default_rng(4)
+_A = _RNG.standard_normal((2, 3)).astype(np.float32)
+_B = _RNG.standard_normal((3, 4)).astype(np.float32)
+_W = _RNG.standard_normal((2, 4)).astype(np.float32)
+
+
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_matmul_gradients_use_transpose_flags_not_transposes(ta, tb):
+    a = tf.constant(_A.T.copy() if ta else _A)
+    b = tf.constant(_B.T.copy() if tb else _B)
+    y = tf.matmul(a, b, transpose_a=ta, transpose_b=tb)
+    da, db = tf.gradients(tf.reduce_sum(y * _W), [a, b])
+    types = {op.type for op in tf.get_default_graph().get_operations()
+             if op.name.startswith("gradients/MatMul_grad/")}
+    assert types == {"MatMul"}
+    got_a, got_b = run([da, db])
+    want_a, want_b = _W @ _B.T, _A.T @ _W
+    np.testing.assert_allclose(got_a, want_a.T if ta else want_a, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got_b, want_b.T if tb else want_b, rtol=1e-5, atol=1e-6)
+
+
+def test_batch_matmul_gradients_sum_over_broadcast_batch_dims():
+    x = tf.placeholder(tf.float32, [None, 1, 2, 3])
+    y = tf.placeholder(tf.float32, [4, 3, 5])
+    xv = _RNG.standard_normal((2, 1, 2, 3)).astype(np.float32)
+    yv = _RNG.standard_normal((4, 3, 5)).astype(np.float32)
+    dx, dy = tf.gradients(tf.reduce_sum(tf.matmul(x, y)), [x, y])
+    got_x, got_y = run([dx, dy], {x: xv, y: yv})
+    ones = np.ones((2, 4, 2, 5), np.float32)
+    np.testing.assert_allclose(got_x, (ones @ np.swapaxes(yv, -1, -2)).sum(1, keepdims=True),
+                               rtol=1e-5)
+    np.testing.assert_allclose(got_y, (np.swapaxes(xv, -1, -2) @ ones).sum(0), rtol=1e-5)
+    assert dy.shape.as_list() == [4, 3, 5]
+
+
+def test_tensordot_gradient_with_unknown_rank():
+    a = tf.placeholder(tf.float32)
+    b = tf.placeholder(tf.float32, [3, 4, 2])
+    av = _RNG.standard_normal((2, 5, 3, 4)).astype(np.float32)
+    bv = _RNG.standard_normal((3, 4, 2)).astype(np.float32)
+    w = _RNG.standard_normal((2, 5, 2)).astype(np.float32)
+    out = tf.tensordot(a, b, 2)
+    da, db = tf.gradients(tf.reduce_sum(out * w), [a, b])
+    got_a, got_b = run([da, db], {a: av, b: bv})
+    np.testing.assert_allclose(got_a, np.einsum("ijm,klm->ijkl", w, bv), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got_b, np.einsum("ijkl,ijm->klm", av, w), rtol=1e-5, atol=1e-6)

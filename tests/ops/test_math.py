@@ -373,3 +373,128 @@ def test_public_functions_are_exported():
                  "div_no_nan", "logical_xor", "erf", "sigmoid", "rsqrt", "is_nan"):
         assert callable(getattr(tf, name)), name
     assert tf.nn.sigmoid is tf.sigmoid and tf.nn.tanh is tf.tanh
+
+
+# ------------------------------------------------------------------ gradients (TF1's rules)
+def _grads(y, xs, feed=None):
+    gs = tf.gradients(y, xs)
+    return gs, run([g for g in gs if g is not None], feed)
+
+
+def test_maximum_and_minimum_gradients_send_ties_to_x(fresh_graph):
+    x = tf.constant([1.0, 2.0, 3.0], tf.float64)
+    y = tf.constant(2.0, tf.float64)
+    _, (dx, dy) = _grads(tf.maximum(x, y), [x, y])
+    assert dx.tolist() == [0.0, 1.0, 1.0] and dy == 1.0   # x >= y: the tie goes to x
+    _, (dx, dy) = _grads(tf.minimum(x, y), [x, y])
+    assert dx.tolist() == [1.0, 1.0, 0.0] and dy == 1.0   # x <= y: the tie goes to x
+    assert np.shape(dy) == ()
+
+
+def test_pow_gradient_uses_zero_log_term_for_nonpositive_base(fresh_graph):
+    x = tf.constant([0.0, -2.0, 2.0, 0.5], tf.float64)
+    y = tf.constant([2.0, 3.0, 2.0, -1.0], tf.float64)
+    _, (dx, dy) = _grads(tf.pow(x, y), [x, y])
+    np.testing.assert_allclose(dx, [0.0, 12.0, 4.0, -4.0])
+    np.testing.assert_allclose(dy, [0.0, 0.0, 4 * math.log(2.0), 2 * math.log(0.5)])
+
+
+def test_floormod_gradient_is_one_and_minus_floor_quotient(fresh_graph):
+    x = tf.constant([[7.5, -7.5], [1.0, 5.5]], tf.float64)
+    y = tf.constant([2.0, -3.0], tf.float64)
+    _, (dx, dy) = _grads(tf.floormod(x, y), [x, y])
+    assert dx.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    # -floor(x / y) summed over the broadcast rows: -(3 + 0) and -(2 + -2)
+    assert dy.tolist() == [-3.0, 0.0]
+
+
+def test_sign_gradient_is_zeros_and_rounding_gradients_are_none(fresh_graph):
+    x = tf.placeholder(tf.float32, [None, 2])
+    feed = {x: np.array([[1.5, -2.0]], np.float32)}
+    gs, (ds,) = _grads(tf.sign(x), [x], feed)
+    assert gs[0] is not None and ds.tolist() == [[0.0, 0.0]]
+    for fn in (tf.floor, tf.ceil, tf.round, tf.rint, lambda v: tf.floordiv(v, 2.0),
+               lambda v: tf.floor_div(3.0, v)):
+        assert tf.gradients(fn(x), [x]) == [None]
+    # floor(x) + x still differentiates through the second term
+    _, (d,) = _grads(tf.floor(x) + x, [x], feed)
+    assert d.tolist() == [[1.0, 1.0]]
+
+
+def test_truncatemod_has_no_gradient_like_tf1(fresh_graph):
+    x = tf.constant([7.5, -7.5])
+    with pytest.raises(LookupError, match="TruncateMod"):
+        tf.gradients(tf.truncatemod(x, 2.0), [x])
+
+
+def test_comparisons_and_logical_ops_carry_no_gradient(fresh_graph):
+    x = tf.constant([1.0, -2.0])
+    for b in (tf.less(x, 0.0), tf.equal(x, 1.0), tf.logical_not(tf.greater(x, 0.0))):
+        assert b.dtype == tf.bool
+        assert tf.gradients(tf.cast(b, tf.float32), [x]) == [None]
+    # selecting with a comparison still differentiates through the selected values
+    _, (d,) = _grads(tf.where(tf.less(x, 0.0), -x, x), [x])
+    assert d.tolist() == [1.0, -1.0]
+
+
+def test_add_n_gradient_goes_to_every_input(fresh_graph):
+    a = tf.constant([1.0, 2.0])
+    b = tf.constant([3.0, 4.0])
+    _, (da, db) = _grads(tf.add_n([a, b, a]) * tf.constant([1.0, 10.0]), [a, b])
+    assert da.tolist() == [2.0, 20.0] and db.tolist() == [1.0, 10.0]
+
+
+@pytest.mark.parametrize("fn,fused", [(tf.tanh, "TanhGrad"), (tf.sigmoid, "SigmoidGrad"),
+                                      (tf.sqrt, "SqrtGrad"), (tf.rsqrt, "RsqrtGrad"),
+                                      (tf.reciprocal, "ReciprocalGrad")])
+def test_hot_unary_gradients_use_fused_kernels_on_the_output(fresh_graph, fn, fused):
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = fn(x)
+    g = tf.gradients(y, [x])[0]
+    assert g.op.type == fused and g.op.inputs[0] is y   # uses the forward output, as TF1
+    xv = np.array([[0.5, 1.0, 2.0]], np.float32)
+    got = run(g, {x: xv})
+    assert got.dtype == np.float32
+    h = 1e-3
+    want = (run(y, {x: xv + h}).astype(np.float64) - run(y, {x: xv - h})) / (2 * h)
+    np.testing.assert_allclose(got, want, rtol=2e-3)
+
+
+def test_exp_gradient_reuses_the_forward_output(fresh_graph):
+    x = tf.placeholder(tf.float64, [2])
+    y = tf.exp(x)
+    g = tf.gradients(y, [x])[0]
+    assert g.op.type == "Mul" and y in list(g.op.inputs)
+    np.testing.assert_allclose(run(g, {x: [0.0, 1.0]}), [1.0, math.e])
+
+
+def test_fused_gradient_kernels_keep_dtype_and_inputs():
+    from staticgraph.ops import get_op_def
+    y = np.array([0.25, -0.5], np.float16)
+    dy = np.array([2.0, 4.0], np.float16)
+    for op_type, want in (("TanhGrad", dy * (1 - y * y)), ("SigmoidGrad", dy * y * (1 - y)),
+                          ("SqrtGrad", dy / (2 * y)), ("RsqrtGrad", -dy * y ** 3 / 2),
+                          ("ReciprocalGrad", -dy * y * y)):
+        kernel = get_op_def(op_type).compute
+        got = kernel(y, dy)
+        assert got.dtype == np.float16, op_type
+        np.testing.assert_allclose(got, want, rtol=1e-3)
+        got0 = kernel(np.float64(0.5), np.float64(2.0))   # 0-d values
+        assert np.shape(got0) == () and np.asarray(got0).dtype == np.float64
+    assert y.tolist() == [0.25, -0.5] and dy.tolist() == [2.0, 4.0]
+
+
+def test_fused_gradient_ops_refuse_mismatched_inputs():
+    from staticgraph.ops import math_unary
+    with pytest.raises(ValueError, match="TanhGrad"):
+        math_unary.tanh_grad(tf.placeholder(tf.float32, [2, 3]), tf.placeholder(tf.float32, [3]))
+    with pytest.raises(TypeError):
+        math_unary.sigmoid_grad(tf.placeholder(tf.float32, [2]), tf.placeholder(tf.float64, [2]))
+
+
+def test_hessian_of_tanh_matches_closed_form(fresh_graph):
+    xv = np.array([0.3, -1.2, 0.8])
+    x = tf.constant(xv)
+    h = run(tf.hessians(tf.reduce_sum(tf.tanh(x)), x)[0])
+    t = np.tanh(xv)
+    np.testing.assert_allclose(h, np.diag(-2 * t * (1 - t * t)), rtol=1e-12, atol=1e-15)

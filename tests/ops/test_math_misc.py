@@ -129,3 +129,54 @@ def test_where_shapes_and_values():
         run(rows, {c: [True, False], x: v})
     pts = tf.where([[True, False], [False, True]])
     np.testing.assert_array_equal(run(pts), [[0, 0], [1, 1]])
+
+
+# ---------------------------------------------------------------------- gradients
+def test_cast_gradient_is_cast_back_for_floats_and_none_for_ints():
+    x = tf.placeholder(tf.float64, [3])
+    y = tf.cast(x, tf.float32)
+    g, = tf.gradients(tf.reduce_sum(y * tf.constant([1.0, 2.0, 3.0])), x)
+    assert g.dtype == tf.float64
+    np.testing.assert_array_equal(run(g, {x: [0.1, 0.2, 0.3]}), [1.0, 2.0, 3.0])
+    assert tf.gradients(tf.cast(x, tf.int32), x) == [None]
+    # TF1: a float -> int -> float round trip carries no gradient, the other path does
+    z = tf.cast(tf.cast(x, tf.int32), tf.float64) + 2.0 * x
+    g, = tf.gradients(z, x)
+    np.testing.assert_array_equal(run(g, {x: [1.5, 2.5, -3.5]}), [2.0, 2.0, 2.0])
+
+
+def test_clip_by_value_gradients_follow_tf1():
+    t = tf.constant([-2.0, -1.0, 0.5, 1.0, 3.0])
+    lo = tf.constant(-1.0)
+    hi = tf.constant([1.0, 1.0, 1.0, 1.0, 2.0])
+    dt, dlo, dhi = tf.gradients(tf.reduce_sum(tf.clip_by_value(t, lo, hi)
+                                              * [1.0, 2.0, 3.0, 4.0, 5.0]), [t, lo, hi])
+    got = run([dt, dlo, dhi])
+    np.testing.assert_array_equal(got[0], [0, 2, 3, 4, 0])  # bounds included: t's gradient
+    assert got[1].shape == () and got[1] == 1.0
+    np.testing.assert_array_equal(got[2], [0, 0, 0, 0, 5])
+
+
+def test_cumsum_and_cumprod_gradients():
+    x = tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 4.0]])
+    w = np.array([[1.0, 10.0, 100.0], [2.0, 3.0, 5.0]])
+    g_sum, = tf.gradients(tf.reduce_sum(tf.cumsum(x, 1, exclusive=True) * w), x)
+    np.testing.assert_allclose(run(g_sum), [[110, 100, 0], [8, 5, 0]])
+    g_prod, = tf.gradients(tf.reduce_sum(tf.cumprod(x, 1, reverse=True) * w), x)
+    # d/dx_j sum_i w_i prod_{k>=i} x_k  =  sum_{i<=j} w_i prod_{k>=i, k!=j} x_k
+    want = np.array([[6, 3 + 30, 2 + 20 + 100], [-8, 2 * 2 + 3 * 4, 2 * -0.5 + 3 * -1 + 5]])
+    np.testing.assert_allclose(run(g_prod), want)
+
+
+def test_select_gradients_route_to_the_chosen_input():
+    c = tf.constant([True, False])
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    y = tf.constant([[5.0, 6.0], [7.0, 8.0]])
+    dx, dy = tf.gradients(tf.where(c, x, y), [x, y])
+    np.testing.assert_array_equal(run(dx), [[1, 1], [0, 0]])
+    np.testing.assert_array_equal(run(dy), [[0, 0], [1, 1]])
+    s = tf.constant(2.0)
+    dx, ds = tf.gradients(tf.where_v2([[True], [False]], x, s), [x, s])
+    np.testing.assert_array_equal(run(dx), [[1, 1], [0, 0]])
+    assert run(ds) == 2.0
+    assert tf.gradients(tf.cast(tf.where(x > 2.0), tf.float32), x) == [None]

@@ -480,3 +480,212 @@ def test_exported_names():
                  "l2_loss", "in_top_k", "l2_normalize", "moments", "batch_normalization",
                  "dropout", "embedding_lookup"]:
         assert callable(getattr(tf.nn, name)), name
+
+
+# ------------------------------------------------------------------ gradients
+def _grad_ops(grads):
+    """Types of the ops between the gradient tensors and the forward graph."""
+    seen, stack = {}, [g.op for g in grads]
+    while stack:
+        op = stack.pop()
+        if op.name in seen or not op.name.startswith("gradients"):
+            continue
+        seen[op.name] = op
+        stack.extend(t.op for t in op.inputs)
+    return seen
+
+
+@pytest.mark.parametrize("fn,grad_type,uses_output", [
+    (tf.nn.relu, "ReluGrad", True), (tf.nn.relu6, "Relu6Grad", True),
+    (tf.nn.elu, "EluGrad", True), (tf.nn.selu, "SeluGrad", True),
+    (tf.nn.softplus, "SoftplusGrad", False), (tf.nn.softsign, "SoftsignGrad", False),
+    (tf.nn.leaky_relu, "LeakyReluGrad", False)])
+def test_activation_gradients_are_one_fused_op(fn, grad_type, uses_output):
+    x = tf.placeholder(tf.float32, [2, 3], name="x")
+    y = fn(x)
+    (g,) = tf.gradients(y, x)
+    assert g.op.type == grad_type
+    assert g.op.name == f"gradients/{y.op.name}_grad/{grad_type}"
+    assert g.op.inputs[1] is (y if uses_output else x)
+
+
+def test_activation_gradient_values():
+    xv = np.array([[-2.0, -0.5, 0.5], [2.0, 7.0, -7.0]])
+    dy = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    x = tf.constant(xv)
+    sig = 1 / (1 + np.exp(-xv))
+    cases = [
+        (tf.nn.relu(x), dy * (xv > 0)),
+        (tf.nn.relu6(x), dy * ((xv > 0) & (xv < 6))),
+        (tf.nn.elu(x), np.where(xv > 0, dy, dy * np.exp(xv))),
+        (tf.nn.selu(x), SCALE * np.where(xv > 0, dy, dy * ALPHA * np.exp(xv))),
+        (tf.nn.softplus(x), dy * sig),
+        (tf.nn.softsign(x), dy / (1 + np.abs(xv)) ** 2),
+        (tf.nn.leaky_relu(x, alpha=0.3), np.where(xv > 0, dy, 0.3 * dy)),
+    ]
+    grads = [tf.gradients(y, x, grad_ys=tf.constant(dy))[0] for y, _ in cases]
+    for got, (_, want) in zip(run(grads), cases):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_relu_grad_second_order_follows_tf1():
+    dy = tf.constant([[1.0, -2.0], [3.0, 4.0]])
+    y = tf.constant([[0.0, 1.0], [2.0, 0.0]])
+    from staticgraph.ops.nn_activation import relu_grad
+    g = relu_grad(dy, y)
+    d_dy, d_y = tf.gradients(g, [dy, y])
+    assert d_dy.op.type == "ReluGrad"
+    assert d_y is not None      # TF1 gives zeros for the features, not None
+    got_dy, got_y = run([d_dy, d_y])
+    np.testing.assert_array_equal(got_dy, [[0.0, 1.0], [1.0, 0.0]])
+    np.testing.assert_array_equal(got_y, np.zeros((2, 2)))
+
+
+def test_softmax_and_log_softmax_gradients_use_the_output():
+    xv = np.array([[1.0, 2.0, 0.5], [-1.0, 0.0, 3.0]])
+    dy = np.array([[0.3, -1.0, 2.0], [1.0, 1.0, -0.5]])
+    x = tf.constant(xv)
+    s, ls = tf.nn.softmax(x), tf.nn.log_softmax(x)
+    gs = tf.gradients(s, x, grad_ys=tf.constant(dy))[0]
+    gls = tf.gradients(ls, x, grad_ys=tf.constant(dy))[0]
+    assert "Softmax" not in {op.type for op in _grad_ops([gs]).values()}
+    sv = np.exp(log_softmax_ref(xv))
+    got_s, got_ls = run([gs, gls])
+    np.testing.assert_allclose(got_s, (dy - (dy * sv).sum(-1, keepdims=True)) * sv, rtol=1e-12)
+    np.testing.assert_allclose(got_ls, dy - dy.sum(-1, keepdims=True) * sv, rtol=1e-12)
+    # along another axis
+    g0 = tf.gradients(tf.nn.softmax(x, axis=0), x, grad_ys=tf.constant(dy))[0]
+    s0 = np.exp(log_softmax_ref(xv, 0))
+    np.testing.assert_allclose(run(g0), (dy - (dy * s0).sum(0, keepdims=True)) * s0,
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("data_format,axes", [("NHWC", (0, 1, 2)), ("NCHW", (0, 2, 3))])
+def test_bias_add_gradient_is_bias_add_grad(data_format, axes):
+    rng = np.random.default_rng(3)
+    xv = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    c = 3 if data_format == "NCHW" else 5
+    x = tf.placeholder(tf.float32, [None, 3, 4, 5])
+    b = tf.constant(np.zeros(c, np.float32))
+    y = tf.nn.bias_add(x, b, data_format=data_format)
+    dyv = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    dx, db = tf.gradients(y, [x, b], grad_ys=tf.constant(dyv))
+    assert db.op.type == "BiasAddGrad" and db.op.attrs["data_format"] == data_format
+    assert db.shape.as_list() == [c]
+    got_dx, got_db = run([dx, db], {x: xv})
+    np.testing.assert_array_equal(got_dx, dyv)
+    np.testing.assert_allclose(got_db, dyv.astype(np.float64).sum(axis=axes), rtol=1e-5)
+
+
+def test_sparse_xent_gradient_reuses_the_forward_backprop():
+    rng = np.random.default_rng(4)
+    zv = rng.standard_normal((5, 4))
+    yv = np.array([0, 3, 1, 1, 2])
+    logits = tf.placeholder(tf.float64, [None, 4])
+    labels = tf.placeholder(tf.int64, [None])
+    xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    loss = tf.reduce_mean(xent)
+    (g,) = tf.gradients(loss, logits)
+    assert tf.gradients(loss, labels) == [None]
+    types = {op.type for op in _grad_ops([g]).values()}
+    assert not types & {"Softmax", "Exp", "LogSoftmax", "SparseSoftmaxCrossEntropyWithLogits"}
+    assert g.op.type == "Mul" and xent.op.outputs[1] in list(g.op.inputs)
+    onehot = np.eye(4)[yv]
+    np.testing.assert_allclose(run(g, {logits: zv, labels: yv}),
+                               (np.exp(log_softmax_ref(zv)) - onehot) / 5, rtol=1e-12)
+
+
+def test_softmax_xent_gradients_logits_and_labels_as_tf1():
+    zv = np.array([[1.0, 2.0, 3.0], [0.5, -0.5, 0.0]])
+    pv = np.array([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]])
+    logits, labels = tf.constant(zv), tf.constant(pv)
+    dloss = np.array([2.0, -1.0])
+    v2 = tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
+    dz, dp = tf.gradients(v2, [logits, labels], grad_ys=tf.constant(dloss))
+    assert not {"Softmax", "Exp"} & {op.type for op in _grad_ops([dz]).values()}
+    got_dz, got_dp = run([dz, dp])
+    ls = log_softmax_ref(zv)
+    np.testing.assert_allclose(got_dz, dloss[:, None] * (np.exp(ls) - pv), rtol=1e-12)
+    np.testing.assert_allclose(got_dp, -dloss[:, None] * ls, rtol=1e-12)
+    v1 = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    dz1, dp1 = tf.gradients(v1, [logits, labels])
+    assert dp1 is None      # v1 stops the gradient into labels
+    np.testing.assert_allclose(run(dz1), np.exp(ls) - pv, rtol=1e-12)
+
+
+def test_softmax_xent_logits_gradient_is_softmax_minus_labels_even_unnormalized():
+    # TF1's backprop is softmax - labels, which is the true derivative only for
+    # labels that sum to 1; TF1 uses it regardless, and so do we.
+    zv = np.array([[1.0, 2.0, 3.0]])
+    pv = np.array([[0.5, 0.5, 0.5]])
+    logits = tf.constant(zv)
+    loss = tf.nn.softmax_cross_entropy_with_logits_v2(labels=pv, logits=logits)
+    (dz,) = tf.gradients(loss, logits)
+    np.testing.assert_allclose(run(dz), np.exp(log_softmax_ref(zv)) - pv, rtol=1e-12)
+
+
+def test_sparse_xent_hessian_is_the_softmax_jacobian():
+    zv = np.array([0.3, -1.2, 2.0])
+    logits = tf.constant(zv)
+    loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant(1), logits=logits)
+    (h,) = tf.hessians(loss, logits)
+    s = np.exp(log_softmax_ref(zv))
+    np.testing.assert_allclose(run(h), np.diag(s) - np.outer(s, s), rtol=1e-12, atol=1e-15)
+
+
+def test_l2_loss_gradient():
+    tv = np.array([[1.0, -2.0], [3.0, 0.5]])
+    t = tf.constant(tv)
+    (g,) = tf.gradients(tf.nn.l2_loss(t), t, grad_ys=tf.constant(3.0, tf.float64))
+    np.testing.assert_allclose(run(g), 3.0 * tv)
+
+
+def test_in_top_k_is_not_differentiable():
+    from staticgraph.ops import get_op_def
+    assert get_op_def("InTopKV2").differentiable is False
+    p = tf.placeholder(tf.float32, [2, 3])
+    ok = tf.cast(tf.nn.in_top_k(p, [0, 1], 1), tf.float32)
+    assert tf.gradients(ok, p) == [None]     # a bool output carries no gradient (TF1)
+
+
+def test_composite_gradients_match_finite_differences():
+    from ..gradient_check import check_gradients
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 3))
+    gamma, beta = rng.standard_normal(3), rng.standard_normal(3)
+
+    def batch_norm_with_batch_moments(x, g, b):
+        mean, var = tf.nn.moments(x, axes=[0])
+        y = tf.nn.batch_normalization(x, mean, var, b, g, variance_epsilon=1e-3)
+        return tf.reduce_sum(y * tf.constant(rng.standard_normal((4, 3))))
+    check_gradients(batch_norm_with_batch_moments, [x, gamma, beta], [0, 1, 2])
+
+    def l2_normalize_all(x):
+        return tf.reduce_sum(tf.nn.l2_normalize(x) * tf.constant(np.arange(12.0).reshape(4, 3)))
+    check_gradients(l2_normalize_all, [x], [0])
+
+    z = rng.random((4, 3))
+
+    def sigmoid_xent(x, z):
+        return tf.reduce_sum(tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x))
+    check_gradients(sigmoid_xent, [x, z], [0, 1])
+
+    def weighted_xent(x, z):
+        return tf.reduce_sum(tf.nn.weighted_cross_entropy_with_logits(z, x, 2.5))
+    check_gradients(weighted_xent, [x, z], [0, 1])
+
+
+def test_dropout_gradient_is_the_scaled_mask():
+    rng = np.random.default_rng(6)
+    xv = rng.random((30, 20)).astype(np.float32) + 0.5     # nonzero: kept iff output != 0
+    dyv = rng.standard_normal((30, 20)).astype(np.float32)
+    x = tf.placeholder(tf.float32, [30, 20])
+    y = tf.nn.dropout(x, keep_prob=0.4)
+    (g,) = tf.gradients(y, x, grad_ys=tf.constant(dyv))
+    got_y, got_g = run([y, g], {x: xv})
+    kept = got_y != 0
+    assert 0.2 < kept.mean() < 0.6
+    np.testing.assert_allclose(got_g, np.where(kept, dyv / 0.4, 0.0), rtol=1e-6)
+    # keep_prob=1: dropout is the identity, and so is its gradient
+    (g1,) = tf.gradients(tf.nn.dropout(x, keep_prob=1.0), x, grad_ys=tf.constant(dyv))
+    np.testing.assert_array_equal(run(g1, {x: xv}), dyv)

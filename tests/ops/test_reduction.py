@@ -164,3 +164,96 @@ def test_unknown_rank_reduce_all_is_scalar():
     got = run([s, k], {x: v})
     assert got[0] == 15.0
     np.testing.assert_allclose(got[1], [[2.5]])
+
+
+# ---------------------------------------------------------------------- gradients
+_X = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7 - 1
+
+
+def _grad(build, value, shape):
+    """d sum(build(x) * w) / dx for a placeholder of ``shape``, with fixed weights."""
+    x = tf.placeholder(tf.float32, shape)
+    y = build(x)
+    w = np.random.default_rng(3).standard_normal(run(y, {x: value}).shape).astype(np.float32)
+    g, = tf.gradients(tf.reduce_sum(y * w), x)
+    return run(g, {x: value}), w
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4), (None, 3, None), None])
+@pytest.mark.parametrize("axis,keep", [(1, False), ([0, -1], False), ([2, 0, 2], True),
+                                       (None, False), ([], False)])
+def test_sum_and_mean_gradients_with_unknown_shapes(shape, axis, keep):
+    axes = tuple(range(3)) if axis is None else tuple(sorted({a % 3 for a in axis})) \
+        if isinstance(axis, list) else (axis,)
+    for fn, scale in ((tf.reduce_sum, 1.0), (tf.reduce_mean, None)):
+        got, w = _grad(lambda x: fn(x, axis, keepdims=keep), _X, shape)
+        count = int(np.prod([_X.shape[a] for a in axes]))
+        want = np.broadcast_to(w if keep else np.expand_dims(w, axes), _X.shape)
+        want = want * (scale if scale is not None else 1.0 / max(count, 1))
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+        assert got.shape == _X.shape and got.dtype == np.float32
+
+
+def test_sum_gradient_with_computed_axis_and_unknown_rank():
+    x = tf.placeholder(tf.float32)
+    axis = tf.placeholder(tf.int32)
+    y = tf.reduce_sum(x, axis, keepdims=False)
+    g, = tf.gradients(tf.reduce_sum(y * y), x)
+    got = run(g, {x: _X, axis: [2, -3]})
+    np.testing.assert_allclose(got, np.broadcast_to(2 * _X.sum((0, 2), keepdims=True),
+                                                    _X.shape), rtol=1e-6)
+
+
+def test_sum_gradient_of_full_reduction_is_one_broadcast():
+    # The training loop's loss reduction: a single BroadcastTo in the gradient.
+    x = tf.placeholder(tf.float32, [128, 10])
+    g, = tf.gradients(tf.reduce_mean(x), x)
+    grad_ops = [op.type for op in tf.get_default_graph().get_operations()
+                if op.name.startswith("gradients/Mean_grad/")]
+    assert sorted(grad_ops).count("BroadcastTo") == 1 and "Reshape" not in grad_ops
+    np.testing.assert_allclose(run(g, {x: np.zeros((128, 10), np.float32)}),
+                               np.full((128, 10), 1 / 1280, np.float32))
+
+
+def test_max_and_min_gradients_split_ties_equally():
+    x = tf.constant([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0], [0.0, -1.0, 5.0]])
+    gmax, = tf.gradients(tf.reduce_max(x, 1), x)
+    gmin, = tf.gradients(tf.reduce_min(x, keepdims=True), x)
+    np.testing.assert_allclose(run(gmax), [[0, .5, .5], [1 / 3, 1 / 3, 1 / 3], [0, 0, 1]])
+    np.testing.assert_allclose(run(gmin), [[0, 0, 0], [0, 0, 0], [0, 1, 0]])
+
+
+def test_max_gradient_with_unknown_shape():
+    got, w = _grad(lambda x: tf.reduce_max(x, [0, 2]), _X, None)
+    want = np.zeros_like(_X)
+    want[1, :, 3] = w  # the largest values are in the last row of the second block
+    np.testing.assert_allclose(got, want)
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (None, None), None])
+def test_prod_gradient_with_zeros_like_tf1(shape):
+    x = np.array([[0.0, 2.0, 0.0, 1.5], [1.0, 0.0, -2.0, 3.0], [2.0, 3.0, 0.5, 1.0]],
+                 np.float32)
+    got, w = _grad(lambda t: tf.reduce_prod(t, 1), x, shape)
+    want = np.array([[0, 0, 0, 0], [0, -6.0, 0, 0], [1.5, 1.0, 6.0, 3.0]], np.float32)
+    np.testing.assert_allclose(got, want * w[:, None], rtol=1e-6)
+    got, w = _grad(lambda t: tf.reduce_prod(t, [0, 1]), x, shape)
+    assert got.shape == x.shape and not np.any(got)  # two zeros: every gradient is zero
+
+
+def test_prod_gradient_of_several_axes_with_unknown_rank():
+    x = tf.placeholder(tf.float32)
+    axis = tf.placeholder(tf.int32)
+    g, = tf.gradients(tf.reduce_prod(x, axis), x)
+    value = np.array([[[1.0, 2.0], [3.0, -1.0]], [[0.5, 2.0], [1.0, 4.0]]], np.float32)
+    got = run(g, {x: value, axis: [2, 0]})
+    prods = value.prod((0, 2), keepdims=True)
+    np.testing.assert_allclose(got, np.broadcast_to(prods, value.shape) / value, rtol=1e-6)
+
+
+def test_integer_reductions_block_gradients():
+    x = tf.placeholder(tf.float32, [3])
+    # as in TF1, no gradient flows through the integer index (None, not an error)
+    assert tf.gradients(tf.cast(tf.argmax(x), tf.float32), x) == [None]
+    g, = tf.gradients(tf.cast(tf.argmin(x), tf.float32) * x, x)
+    np.testing.assert_allclose(run(g, {x: [3.0, 1.0, 2.0]}), [1.0, 1.0, 1.0])

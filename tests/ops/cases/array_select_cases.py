@@ -6,7 +6,7 @@ import numpy as np
 import staticgraph as tf
 
 from . import Case
-from .array_slice_cases import F34, I234, R, V5
+from .array_slice_cases import F34, F345, I234, R, V5
 
 
 def _stable_desc(x, k):
@@ -35,10 +35,19 @@ CASES = [
          [I234, R.integers(0, 2, (3, 4)).astype(bool)], lambda x, m: x[:, m], id="axis1_2d"),
     Case("BooleanMask", lambda x, m: x[m], [V5, np.array([1, 0, 0, 1, 1], bool)],
          lambda x, m: x[m], id="getitem"),
+    Case("BooleanMask", lambda x, m: tf.boolean_mask(x, m, axis=-3),
+         [F345, np.array([[True, False, True, True], [False, True, False, True],
+                              [False, False, False, False]])],
+         lambda x, m: x[m], id="float_2d_neg_axis", grad2=True),
+    Case("BooleanMask", lambda x, m: tf.boolean_mask(x, m, axis=1),
+         [F34, np.array([False, True, True, False])], lambda x, m: x[:, m], id="float_axis1"),
     # ---- TopKV2
     Case("TopKV2", lambda x: list(tf.top_k(x, k=3)),
          [np.array([[1, 5, 5, 2, 5, 0], [3, 3, 3, 3, 3, 3], [0, -1, 7, 7, 2, 9]], np.float32)],
-         lambda x: list(_stable_desc(x, 3)), bad=[[(3, 2)]], bad_dtypes=[[np.bool_]]),
+         lambda x: list(_stable_desc(x, 3)), bad=[[(3, 2)]], bad_dtypes=[[np.bool_]],
+         grad=False),  # ties at the k-th value: no derivative there
+    Case("TopKV2", lambda x: list(tf.top_k(x, k=2)), [F345[0, :, :4]],
+         lambda x: list(_stable_desc(x, 2)), id="distinct", grad2=True),
     Case("TopKV2", lambda x: list(tf.top_k(x)), [np.array([4, 9, 9, 1], np.int32)],
          lambda x: list(_stable_desc(x, 1)), id="k1_int"),
     Case("TopKV2", lambda x: list(tf.top_k(x, 4)), [R.integers(0, 3, (2, 3, 4)).astype(np.int64)],

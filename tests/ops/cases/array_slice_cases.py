@@ -8,6 +8,7 @@ draws from ``R`` again, while building its cases."""
 import numpy as np
 
 import staticgraph as tf
+from staticgraph.ops.array_slice import _strided_slice_grad
 
 from . import Case, rng
 
@@ -19,6 +20,14 @@ V5 = np.arange(5, dtype=np.float64)
 B6 = R.integers(0, 2, (6,)).astype(bool)
 P53 = R.standard_normal((5, 3)).astype(np.float32)
 P234 = R.standard_normal((2, 3, 4)).astype(np.float32)
+DY = np.linspace(-1, 1, 1 * 4 * 3).reshape(1, 4, 3).astype(np.float32)  # not drawn from R
+
+
+def _written(shape, index, dy):
+    """Reference StridedSliceGrad: zeros of ``shape`` with ``dy`` put at numpy ``index``."""
+    out = np.zeros(shape, dy.dtype)
+    out[index] = dy
+    return out
 
 
 CASES = [
@@ -31,7 +40,7 @@ CASES = [
     Case("StridedSlice", lambda x: x[..., None, -1], [I234], lambda x: x[..., None, -1],
          id="ellipsis_newaxis"),
     Case("StridedSlice", lambda x: x[None, 1, ..., 0:5:2], [F345],
-         lambda x: x[None, 1, ..., 0:5:2], id="mixed"),
+         lambda x: x[None, 1, ..., 0:5:2], id="mixed", grad2=True),
     Case("StridedSlice", lambda x: x[10:-10:-1], [V5], lambda x: x[10:-10:-1], id="neg_stride"),
     Case("StridedSlice", lambda x: x[-100:100:3], [V5], lambda x: x[-100:100:3], id="clamp"),
     Case("StridedSlice", lambda x: x[3:1], [V5], lambda x: x[3:1], id="empty"),
@@ -52,11 +61,36 @@ CASES = [
          id="tensor_stop_int64"),
     # ---- Slice
     Case("Slice", lambda x: tf.slice(x, [1, 0], [2, -1]), [F34], lambda x: x[1:3, 0:],
-         bad=[[(2, 4)], [(3,)]]),
+         bad=[[(2, 4)], [(3,)]], grad2=True),
     Case("Slice", lambda x: tf.slice(x, np.array([1], np.int64), np.array([3], np.int64)),
          [I234[0, 0]], lambda x: x[1:4], id="int64"),
     Case("Slice", lambda x, b: tf.slice(x, b, [1, 2]), [F34, np.array([2, 1], np.int32)],
          lambda x, b: x[2:3, 1:3], id="tensor_begin"),
     Case("Slice", lambda x: tf.slice(x, [0, 0, 5], [-1, 2, 0]), [F345],
          lambda x: x[:, 0:2, 5:5], id="empty"),
+    # ---- StridedSliceGrad (the gradient of StridedSlice: dy written into zeros)
+    Case("StridedSliceGrad",
+         lambda dy: _strided_slice_grad(np.array([3, 4, 5], np.int32), [0, 1, 0, 0],
+                                        [0, 2, 0, 5], [1, 1, 1, 2],
+                                        dy, dict(begin_mask=0, end_mask=0, ellipsis_mask=4,
+                                                 new_axis_mask=1, shrink_axis_mask=2)),
+         [DY], lambda dy: _written((3, 4, 5), (None, 1, Ellipsis, slice(0, 5, 2)), dy),
+         bad=[[(1, 3, 2)], [(3, 3)]], grad2=True),
+    Case("StridedSliceGrad",
+         lambda dy: _strided_slice_grad(np.array([6], np.int64), np.array([4], np.int64),
+                                        np.array([0], np.int64), np.array([-2], np.int64),
+                                        dy, dict(begin_mask=0, end_mask=1, ellipsis_mask=0,
+                                                 new_axis_mask=0, shrink_axis_mask=0)),
+         [V5[:3]], lambda dy: _written((6,), (slice(4, None, -2),), dy), id="neg_stride_int64"),
+    Case("StridedSliceGrad",
+         lambda dy, s: _strided_slice_grad(s, [1, 0], [2, 0], [1, 1], dy,
+                                           dict(begin_mask=0, end_mask=2, ellipsis_mask=0,
+                                                new_axis_mask=0, shrink_axis_mask=1)),
+         [V5[:4].astype(np.float32), np.array([3, 4], np.int32)],
+         lambda dy, s: _written(tuple(s), (1, slice(None)), dy), id="shape_tensor"),
+    Case("StridedSliceGrad",
+         lambda dy: _strided_slice_grad(np.array([2, 3], np.int32), [0, 0], [0, 0], [1, 1],
+                                        dy, dict(begin_mask=3, end_mask=3, ellipsis_mask=0,
+                                                 new_axis_mask=0, shrink_axis_mask=0)),
+         [I234[0, :, :3].T[:2]], lambda dy: dy.copy(), id="int_full"),
 ]

@@ -29,6 +29,12 @@ I8Y = np.array([3, 2, -2, -3], np.int8)
 FX = np.array([-7.5, -6.0, 7.5, 1.0, 0.0, 5.0], np.float32)
 FY = np.array([2.0, -4.0, -2.0, 0.1, 3.0, 2.5], np.float32)
 EMPTY = np.zeros((0, 3), np.float32)
+# floor modulo away from the jumps of floor(x / y), broadcasting
+MX = np.array([[-7.3, -5.9, 0.4], [2.2, 7.7, 4.1]])
+MY = np.array([2.1, -1.7, 3.3])
+# powers of non-positive bases: the log term of d/dy is 0 there, as in TF1
+PX = np.array([0.0, -2.0, 1.5, 3.0])
+PY = np.array([2.0, 3.0, 2.5, -1.0])
 
 
 def _pywise(fn, out_dtype=None):
@@ -59,13 +65,18 @@ CASES = [
     Case("Add", lambda x, y: tf.add(x, y), [IX64, IY64], _pywise(operator.add), id="int64"),
     Case("Add", lambda x, y: x + y, [EMPTY, B], lambda x, y: np.zeros((0, 3), np.float32),
          id="empty"),
+    Case("Add", lambda x, y: tf.add(x, y), [D, E], _pywise(operator.add), id="f64_outer",
+         grad2=True),
+    Case("Sub", lambda x, y: tf.subtract(x, y), [E, D], _pywise(operator.sub), id="f64_outer",
+         grad2=True),
     Case("Sub", lambda x, y: x - y, [U8X, U8Y], _pywise(lambda a, b: (a - b) % 256),
          id="uint8_wraps"),
     Case("Mul", lambda x, y: tf.multiply(x, y), [D, E], _pywise(operator.mul), id="f64_outer",
-         bad=[[(4, 2), (1, 3)]]),
+         bad=[[(4, 2), (1, 3)]], grad2=True),
     # true division: floats directly, integers cast first
     Case("RealDiv", lambda x, y: tf.realdiv(x, y), [A, B], _pywise(operator.truediv),
-         bad=[[(2, 3), (2,)]], bad_dtypes=[[np.int32, np.int32], [np.float32, np.float64]]),
+         bad=[[(2, 3), (2,)]], bad_dtypes=[[np.int32, np.int32], [np.float32, np.float64]],
+         grad2=True),
     Case("RealDiv", lambda x, y: x / y, [D, E], _pywise(operator.truediv), id="operator"),
     Case("RealDiv", lambda x, y: tf.truediv(x, y), [IX, IY],
          _pywise(operator.truediv, np.float64), id="int32_to_float64"),
@@ -74,7 +85,7 @@ CASES = [
     Case("RealDiv", lambda x, y: tf.div(x, y), [FX, FY], _pywise(operator.truediv),
          id="div_float"),
     Case("RealDiv", lambda x: x / 0.0, [np.array([1.0, -1.0, 0.0], np.float32)],
-         lambda x: np.array([np.inf, -np.inf, np.nan], np.float32), id="by_zero"),
+         lambda x: np.array([np.inf, -np.inf, np.nan], np.float32), id="by_zero", grad=False),
     # floor division: Python semantics for ints, floor(x / y) for floats
     Case("FloorDiv", lambda x, y: tf.floordiv(x, y), [IX, IY], _pywise(operator.floordiv),
          bad=[[(1, 8), (3, 2)]], bad_dtypes=[[np.bool_, np.bool_], [np.int32, np.int64]]),
@@ -84,7 +95,7 @@ CASES = [
          id="uint8"),
     Case("FloorDiv", lambda x, y: x // y, [I8X, I8Y], _pywise(operator.floordiv), id="int8"),
     Case("FloorDiv", lambda x, y: tf.floordiv(x, y), [FX, FY], _pywise(_floor_of_quotient32),
-         id="float"),
+         id="float", grad="none"),
     Case("FloorDiv", lambda x, y: tf.div(x, y), [IX, IY], _pywise(operator.floordiv),
          id="div_int"),
     # floor modulo: Python's %, sign of the divisor
@@ -92,7 +103,9 @@ CASES = [
          bad=[[(1, 8), (3, 2)]], bad_dtypes=[[np.bool_, np.bool_]]),
     Case("FloorMod", lambda x, y: x % y, [IX64, IY64], _pywise(operator.mod), id="int64"),
     Case("FloorMod", lambda x, y: tf.mod(x, y), [FX, FY], _pywise(operator.mod), id="float",
-         atol=1e-5),
+         atol=1e-5, grad=False),  # inputs sit on the jumps of floor(x / y)
+    Case("FloorMod", lambda x, y: tf.floormod(x, y), [MX, MY], _pywise(operator.mod),
+         id="float_broadcast", grad2=True),
     Case("FloorMod", lambda x, y: x % y, [U8X, U8Y], _pywise(operator.mod), id="uint8"),
     # truncating division and modulo: C semantics
     Case("TruncateDiv", lambda x, y: tf.truncatediv(x, y), [IX, IY], _pywise(_c_div),
@@ -109,40 +122,43 @@ CASES = [
          id="float", atol=1e-5),
     # powers
     Case("Pow", lambda x, y: tf.pow(x, y), [np.abs(A) + 0.1, B], _pywise(operator.pow),
-         bad=[[(2, 3), (4,)]], bad_dtypes=[[np.float32, np.int32]]),
+         bad=[[(2, 3), (4,)]], bad_dtypes=[[np.float32, np.int32]], grad2=True),
+    Case("Pow", lambda x, y: x ** y, [PX, PY], _pywise(operator.pow), id="nonpositive_base",
+         grad_inputs=[0]),  # d/dy of (-2) ** y is nan by differences (TF1 gives 0: test_math)
     Case("Pow", lambda x, y: x ** y, [np.array([[2, -3, 0, 1]], np.int32),
                                       np.array([[0], [1], [3]], np.int32)],
          _pywise(operator.pow), id="int"),
     Case("Pow", lambda x: 2.0 ** x, [np.array([0.5, 3.0, -1.0], np.float32)],
          lambda x: np.array([math.sqrt(2), 8.0, 0.5], np.float32), id="python_base"),
     Case("Pow", lambda x: tf.pow(x, 0.5), [np.array([-1.0, 4.0])],
-         lambda x: np.array([np.nan, 2.0]), id="nan"),
+         lambda x: np.array([np.nan, 2.0]), id="nan", grad=False),
     # max / min / squared difference
     Case("Maximum", lambda x, y: tf.maximum(x, y), [D, E], _pywise(max),
-         bad=[[(4, 2), (1, 3)]], bad_dtypes=[[np.bool_, np.bool_]]),
+         bad=[[(4, 2), (1, 3)]], bad_dtypes=[[np.bool_, np.bool_]], grad2=True),
     Case("Maximum", lambda x: tf.maximum(x, 0), [IX], lambda x: np.where(x > 0, x, 0),
          id="int_scalar"),
     Case("Minimum", lambda x, y: tf.minimum(x, y), [IX, IY], _pywise(min),
          bad=[[(1, 8), (3, 2)]]),
-    Case("Minimum", lambda x, y: tf.minimum(x, y), [A, B], _pywise(min), id="float"),
+    Case("Minimum", lambda x, y: tf.minimum(x, y), [A, B], _pywise(min), id="float", grad2=True),
     Case("SquaredDifference", lambda x, y: tf.squared_difference(x, y), [A, B],
          _pywise(lambda a, b: (a - b) ** 2), bad=[[(2, 3), (2,)]],
-         bad_dtypes=[[np.uint8, np.uint8]]),
+         bad_dtypes=[[np.uint8, np.uint8]], grad2=True),
     Case("SquaredDifference", lambda x, y: tf.squared_difference(x, y), [IX, IY],
          _pywise(lambda a, b: (a - b) ** 2), id="int"),
     # division returning 0 where the divisor is 0
     Case("DivNoNan", lambda x, y: tf.div_no_nan(x, y),
          [np.array([[1.0, -2.0, 0.0]], np.float32), np.array([[0.0], [4.0]], np.float32)],
          lambda x, y: np.array([[0, 0, 0], [0.25, -0.5, 0]], np.float32),
-         bad=[[(1, 3), (2, 2)]], bad_dtypes=[[np.int32, np.int32]]),
+         bad=[[(1, 3), (2, 2)]], bad_dtypes=[[np.int32, np.int32]],
+         grad=False),  # finite differences jump across y = 0
     Case("DivNoNan", lambda x, y: tf.div_no_nan(x, y), [D, E], _pywise(operator.truediv),
-         id="f64"),
+         id="f64", grad2=True),
     Case("Atan2", lambda y, x: tf.atan2(y, x), [D, E], _pywise(math.atan2),
-         bad=[[(4, 2), (1, 3)]], bad_dtypes=[[np.int32, np.int32]]),
+         bad=[[(4, 2), (1, 3)]], bad_dtypes=[[np.int32, np.int32]], grad2=True),
     # any number of same-shape tensors
     Case("AddN", lambda x, y, z: tf.add_n([x, y, z]), [A, A * 2, -A],
          lambda x, y, z: x + y + z, bad=[[(2, 3), (2, 3), (3, 2)], [(2, 3), (2, 3), (3,)]],
-         bad_dtypes=[[np.float32, np.float32, np.float64]]),
+         bad_dtypes=[[np.float32, np.float32, np.float64]], grad2=True),
     Case("AddN", lambda x, y: tf.add_n([x, y]), [IX64, IY64], _pywise(operator.add),
          id="int64_two"),
     Case("AddN", lambda x: tf.add_n([x, x, x, x]), [np.float64(1.5)],

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 import staticgraph as tf
+from staticgraph.ops import math_unary
 
 from . import Case, rng
 
@@ -21,6 +22,8 @@ I32 = np.array([[-7, 0, 3], [5, -1, 2]], np.int32)
 I64 = np.array([-3, 0, 9, -(2**40)], np.int64)
 I8 = np.array([-128, -3, 0, 127], np.int8)
 EMPTY = np.zeros((0, 3), np.float32)
+Y32 = R.uniform(-0.9, 0.9, (2, 3)).astype(np.float32)
+DY32 = R.standard_normal((2, 3)).astype(np.float32)
 SCALAR = np.float32(-2.5)
 HALVES = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 0.49999997], np.float32)
 WIDE = np.array([-800.0, -50.0, -1.0, 0.0, 1.0, 50.0, 800.0], np.float64)
@@ -45,11 +48,11 @@ def _floats(op_type, fn, ref, inputs=(F32, F64), **kw):
 CASES = [
     # sign and magnitude: floats and signed integers
     Case("Neg", lambda x: tf.negative(x), [F32], lambda x: -x,
-         bad_dtypes=[[np.uint8], [np.bool_]]),
+         bad_dtypes=[[np.uint8], [np.bool_]], grad2=True),
     Case("Neg", lambda x: -x, [I32], lambda x: -x, id="int_operator"),
     Case("Neg", lambda x: tf.negative(x), [EMPTY], lambda x: -x, id="empty"),
     Case("Abs", lambda x: tf.abs(x), [F64], lambda x: np.where(x < 0, -x, x),
-         bad_dtypes=[[np.uint8]]),
+         bad_dtypes=[[np.uint8]], grad2=True),
     Case("Abs", lambda x: abs(x), [I64], lambda x: np.array([3, 0, 9, 2**40]), id="int64"),
     Case("Abs", lambda x: tf.abs(x), [I8], lambda x: np.array([-128, 3, 0, 127], np.int8),
          id="int8_wraps"),
@@ -57,66 +60,75 @@ CASES = [
          - (x < 0).astype(np.float32), bad_dtypes=[[np.bool_]]),
     Case("Sign", lambda x: tf.sign(x), [I32], lambda x: np.array([[-1, 0, 1], [1, -1, 1]],
                                                                np.int32), id="int"),
-    Case("Square", lambda x: tf.square(x), [F32], lambda x: x * x, bad_dtypes=[[np.bool_]]),
+    Case("Square", lambda x: tf.square(x), [F32], lambda x: x * x, bad_dtypes=[[np.bool_]],
+         grad2=True),
     Case("Square", lambda x: tf.square(x), [I64], lambda x: x * x, id="int64"),
     Case("Square", lambda x: tf.square(x), [SCALAR], lambda x: np.float32(6.25), id="scalar"),
     Case("Reciprocal", lambda x: tf.reciprocal(x), [POS32], lambda x: 1 / x,
-         bad_dtypes=[[np.bool_]]),
+         bad_dtypes=[[np.bool_]], grad2=True),
     Case("Reciprocal", lambda x: tf.reciprocal(x), [np.array([1, -1, 2, -5, 7], np.int32)],
          lambda x: np.array([1, -1, 0, 0, 0], np.int32), id="int_truncates"),
     # exponentials, logarithms and roots (floats only)
     *_floats("Exp", lambda x: tf.exp(x), lambda x: np.e ** x.astype(np.float64),
-             rtol=1e-6),
+             rtol=1e-6, grad2=True),
     Case("Exp", lambda x: tf.exp(x), [np.array([0.0, 100.0, -200.0], np.float32)],
          lambda x: np.array([1.0, np.inf, 0.0], np.float32), id="overflow",
-         bad_dtypes=[[np.int32]]),
+         bad_dtypes=[[np.int32]], grad=False),  # huge values swamp finite differences
     Case("Expm1", lambda x: tf.expm1(x), [np.array([1e-10, -1e-7, 1.0, -30.0])],
-         np.vectorize(math.expm1), rtol=1e-12, bad_dtypes=[[np.int64]]),
+         np.vectorize(math.expm1), rtol=1e-12, bad_dtypes=[[np.int64]], grad2=True),
     *_floats("Log", lambda x: tf.log(x), lambda x: np.vectorize(math.log)(x).astype(x.dtype),
-             inputs=(POS32, POS64)),
+             inputs=(POS32, POS64), grad2=True),
     Case("Log", lambda x: tf.log(x), [np.array([0.0, -1.0, 1.0, np.inf])],
          lambda x: np.array([-np.inf, np.nan, 0.0, np.inf]), id="edges",
-         bad_dtypes=[[np.int32]]),
+         bad_dtypes=[[np.int32]], grad=False),
     Case("Log1p", lambda x: tf.log1p(x), [np.array([1e-12, -0.5, 3.0, 1e-300])],
-         np.vectorize(math.log1p), rtol=1e-12),
+         np.vectorize(math.log1p), rtol=1e-12, grad2=True),
     Case("Log1p", lambda x: tf.log1p(x), [np.array([-1.0, -2.0], np.float32)],
-         lambda x: np.array([-np.inf, np.nan], np.float32), id="edges", bad_dtypes=[[np.int32]]),
-    *_floats("Sqrt", lambda x: tf.sqrt(x), lambda x: x ** 0.5, inputs=(POS32, POS64)),
+         lambda x: np.array([-np.inf, np.nan], np.float32), id="edges", bad_dtypes=[[np.int32]],
+         grad=False),
+    *_floats("Sqrt", lambda x: tf.sqrt(x), lambda x: x ** 0.5, inputs=(POS32, POS64),
+             grad2=True),
     Case("Sqrt", lambda x: tf.sqrt(x), [np.array([-1.0, 0.0, 4.0], np.float32)],
          lambda x: np.array([np.nan, 0.0, 2.0], np.float32), id="negative",
-         bad_dtypes=[[np.int32]]),
-    *_floats("Rsqrt", lambda x: tf.rsqrt(x), lambda x: 1 / x ** 0.5, inputs=(POS32, POS64)),
+         bad_dtypes=[[np.int32]], grad=False),
+    *_floats("Rsqrt", lambda x: tf.rsqrt(x), lambda x: 1 / x ** 0.5, inputs=(POS32, POS64),
+             grad2=True),
     # rounding
     Case("Floor", lambda x: tf.floor(x), [HALVES], lambda x: np.array(
-        [-3, -2, -1, 0, 1, 2, 3, 0], np.float32), bad_dtypes=[[np.int32]]),
+        [-3, -2, -1, 0, 1, 2, 3, 0], np.float32), bad_dtypes=[[np.int32]], grad="none"),
     Case("Ceil", lambda x: tf.ceil(x), [HALVES], lambda x: np.array(
-        [-2, -1, -0.0, 1, 2, 3, 4, 1], np.float32), bad_dtypes=[[np.int32]]),
+        [-2, -1, -0.0, 1, 2, 3, 4, 1], np.float32), bad_dtypes=[[np.int32]], grad="none"),
     Case("Round", lambda x: tf.round(x), [HALVES], lambda x: np.array(
-        [-2, -2, -0.0, 0, 2, 2, 4, 0], np.float32)),
+        [-2, -2, -0.0, 0, 2, 2, 4, 0], np.float32), grad="none"),
     Case("Round", lambda x: tf.round(x * 10.0), [np.array([[0.05, 0.15], [0.25, -0.35]])],
-         lambda x: np.array([[0.0, 2.0], [2.0, -4.0]]), id="float64"),
+         lambda x: np.array([[0.0, 2.0], [2.0, -4.0]]), id="float64", grad="none"),
     Case("Rint", lambda x: tf.rint(x), [HALVES], lambda x: np.array(
-        [-2, -2, -0.0, 0, 2, 2, 4, 0], np.float32), bad_dtypes=[[np.int32]]),
+        [-2, -2, -0.0, 0, 2, 2, 4, 0], np.float32), bad_dtypes=[[np.int32]], grad="none"),
     # trigonometric and hyperbolic
-    *_floats("Sin", lambda x: tf.sin(x), lambda x: np.vectorize(math.sin)(x).astype(x.dtype)),
-    *_floats("Cos", lambda x: tf.cos(x), lambda x: np.vectorize(math.cos)(x).astype(x.dtype)),
+    *_floats("Sin", lambda x: tf.sin(x), lambda x: np.vectorize(math.sin)(x).astype(x.dtype),
+             grad2=True),
+    *_floats("Cos", lambda x: tf.cos(x), lambda x: np.vectorize(math.cos)(x).astype(x.dtype),
+             grad2=True),
     *_floats("Tan", lambda x: tf.tan(x), lambda x: np.vectorize(math.tan)(x).astype(x.dtype),
-             inputs=(UNIT64,)),
+             inputs=(UNIT64,), grad2=True),
     Case("Asin", lambda x: tf.asin(x), [UNIT64], np.vectorize(math.asin),
-         bad_dtypes=[[np.int32]]),
-    Case("Acos", lambda x: tf.acos(x), [UNIT64], np.vectorize(math.acos)),
-    Case("Atan", lambda x: tf.atan(x), [F64], np.vectorize(math.atan)),
-    Case("Sinh", lambda x: tf.sinh(x), [F64], lambda x: (np.e ** x - np.e ** -x) / 2),
+         bad_dtypes=[[np.int32]], grad2=True),
+    Case("Acos", lambda x: tf.acos(x), [UNIT64], np.vectorize(math.acos), grad2=True),
+    Case("Atan", lambda x: tf.atan(x), [F64], np.vectorize(math.atan), grad2=True),
+    Case("Sinh", lambda x: tf.sinh(x), [F64], lambda x: (np.e ** x - np.e ** -x) / 2,
+         grad2=True),
     Case("Cosh", lambda x: tf.cosh(x), [F32], lambda x: ((np.e ** x + np.e ** -x) / 2
-                                                         ).astype(np.float32)),
-    Case("Asinh", lambda x: tf.asinh(x), [F64], np.vectorize(math.asinh)),
-    Case("Acosh", lambda x: tf.acosh(x), [POS64 + 1], np.vectorize(math.acosh)),
-    Case("Atanh", lambda x: tf.atanh(x), [UNIT64], np.vectorize(math.atanh)),
-    *_floats("Tanh", lambda x: tf.tanh(x), lambda x: np.vectorize(math.tanh)(x).astype(x.dtype)),
+                                                         ).astype(np.float32), grad2=True),
+    Case("Asinh", lambda x: tf.asinh(x), [F64], np.vectorize(math.asinh), grad2=True),
+    Case("Acosh", lambda x: tf.acosh(x), [POS64 + 1], np.vectorize(math.acosh), grad2=True),
+    Case("Atanh", lambda x: tf.atanh(x), [UNIT64], np.vectorize(math.atanh), grad2=True),
+    *_floats("Tanh", lambda x: tf.tanh(x), lambda x: np.vectorize(math.tanh)(x).astype(x.dtype),
+             grad2=True),
     Case("Tanh", lambda x: tf.nn.tanh(x), [WIDE], np.vectorize(math.tanh), id="wide",
          bad_dtypes=[[np.int32]]),
     # sigmoid: stable and accurate in both tails
-    *_floats("Sigmoid", lambda x: tf.sigmoid(x), lambda x: _sigmoid_ref(x).astype(x.dtype)),
+    *_floats("Sigmoid", lambda x: tf.sigmoid(x), lambda x: _sigmoid_ref(x).astype(x.dtype),
+             grad2=True),
     Case("Sigmoid", lambda x: tf.nn.sigmoid(x), [WIDE], _sigmoid_ref, id="tails",
          rtol=1e-12, atol=0, bad_dtypes=[[np.int32]]),
     Case("Sigmoid", lambda x: tf.sigmoid(x), [WIDE.astype(np.float32)],
@@ -126,12 +138,33 @@ CASES = [
     # error functions: float64 accuracy
     Case("Erf", lambda x: tf.erf(x), [ERF_X], _erf_ref, rtol=1e-13, atol=1e-15,
          bad_dtypes=[[np.int32]]),
-    Case("Erf", lambda x: tf.erf(x), [F32], lambda x: _erf_ref(x).astype(np.float32), id="f32"),
+    Case("Erf", lambda x: tf.erf(x), [F32], lambda x: _erf_ref(x).astype(np.float32), id="f32",
+         grad2=True),
     Case("Erf", lambda x: tf.erf(x), [SCALAR], lambda x: np.float32(math.erf(-2.5)),
          id="scalar"),
     Case("Erfc", lambda x: tf.erfc(x), [ERF_X], _erfc_ref, rtol=1e-12, atol=0),
     Case("Erfc", lambda x: tf.erfc(x), [np.array([10.0, 20.0, 26.0])], _erfc_ref, id="tail",
          rtol=1e-12, atol=0, bad_dtypes=[[np.int64]]),
+    Case("Erfc", lambda x: tf.erfc(x), [F64], _erfc_ref, id="f64", grad2=True),
+    # TF1's fused gradient kernels: (y, dy) -> gradient at the forward input
+    Case("TanhGrad", lambda y, d: math_unary.tanh_grad(y, d), [Y32, DY32],
+         lambda y, d: d * (1 - y * y), bad=[[(2, 3), (3, 2)]],
+         bad_dtypes=[[np.int32, np.int32], [np.float32, np.float64]], grad2=True),
+    Case("TanhGrad", lambda y, d: math_unary.tanh_grad(y, d), [np.float64(0.5), np.float64(2.0)],
+         lambda y, d: np.float64(1.5), id="scalar"),
+    Case("SigmoidGrad", lambda y, d: math_unary.sigmoid_grad(y, d), [Y32, DY32],
+         lambda y, d: d * y * (1 - y), bad=[[(2, 3), (2, 4)]],
+         bad_dtypes=[[np.int64, np.int64]], grad2=True),
+    Case("SigmoidGrad", lambda y, d: math_unary.sigmoid_grad(y, d),
+         [np.zeros((0, 2)), np.zeros((0, 2))], lambda y, d: np.zeros((0, 2)), id="empty"),
+    Case("SqrtGrad", lambda y, d: math_unary.sqrt_grad(y, d), [POS32, DY32.reshape(3, 2)],
+         lambda y, d: d / (2 * y), bad=[[(3, 2), (2, 3)]], bad_dtypes=[[np.int32, np.int32]],
+         grad2=True),
+    Case("RsqrtGrad", lambda y, d: math_unary.rsqrt_grad(y, d), [POS32, DY32.reshape(3, 2)],
+         lambda y, d: -d * y ** 3 / 2, bad=[[(3, 2), (3,)]], grad2=True),
+    Case("ReciprocalGrad", lambda y, d: math_unary.reciprocal_grad(y, d), [F64, F64[::-1].copy()],
+         lambda y, d: -d * y * y, bad=[[(4,), (5,)]], bad_dtypes=[[np.float16, np.float32]],
+         grad2=True),
     # classification
     Case("IsNan", lambda x: tf.is_nan(x), [np.array([np.nan, 1.0, np.inf], np.float32)],
          lambda x: np.array([True, False, False]), bad_dtypes=[[np.int32]]),

@@ -53,6 +53,14 @@ def sparse(labels, logits):
     return both(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
 
 
+def xent_loss(labels, logits):
+    return tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
+
+
+def sparse_loss(labels, logits):
+    return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+
+
 def in_top_k_ref(pred, targets, k):
     out = []
     for row, t in zip(pred, targets):
@@ -75,16 +83,23 @@ CASES = [
     # SoftmaxCrossEntropyWithLogits (labels first, like the keyword order in TF1)
     Case("SoftmaxCrossEntropyWithLogits", xent_v2, [PROBS, LOGITS],
          lambda y, x: ref_xent(x, y),
-         bad=[[(4, 5), (4, 6)], [(), ()]], bad_dtypes=[[np.int32, np.int32]]),
+         bad=[[(4, 5), (4, 6)], [(), ()]], bad_dtypes=[[np.int32, np.int32]], grad2=True),
     Case("SoftmaxCrossEntropyWithLogits", xent_v2, [PROBS3, LOGITS3],
          lambda y, x: ref_xent(x, y), id="rank3_float64", rtol=1e-12),
+    # only the loss: the hot path (no gradient arrives at the backprop output)
+    Case("SoftmaxCrossEntropyWithLogits", xent_loss, [PROBS3, LOGITS3],
+         lambda y, x: ref_xent(x, y)[0], id="loss_only", grad2=True),
     Case("SoftmaxCrossEntropyWithLogits", xent_v2, [PROBS[0], LOGITS[0]],
          lambda y, x: ref_xent(x, y), id="vector"),
     Case("SoftmaxCrossEntropyWithLogits", xent_v2, [BIG_LABELS, BIG],
          lambda y, x: ref_xent(x, y), id="large", rtol=1e-5, atol=1e-4),
     Case("SoftmaxCrossEntropyWithLogits",
          lambda x, y: apply_op("SoftmaxCrossEntropyWithLogits", [x, y]), [LOGITS, PROBS[:1]],
-         lambda x, y: ref_xent(x, np.broadcast_to(y, x.shape)), id="broadcast"),
+         lambda x, y: ref_xent(x, np.broadcast_to(y, x.shape)), id="broadcast", grad2=True),
+    Case("SoftmaxCrossEntropyWithLogits",
+         lambda x, y: apply_op("SoftmaxCrossEntropyWithLogits", [x, y])[0],
+         [LOGITS[:1, :3], PROBS[:, :3] / PROBS[:, :3].sum(axis=1, keepdims=True)],
+         lambda x, y: ref_xent(np.broadcast_to(x, y.shape), y)[0], id="broadcast_logits"),
     Case("SoftmaxCrossEntropyWithLogits", xent_v2,
          [np.zeros((0, 5), np.float32), np.zeros((0, 5), np.float32)],
          lambda y, x: [np.zeros((0,), np.float32), np.zeros((0, 5), np.float32)], id="empty"),
@@ -95,7 +110,9 @@ CASES = [
     Case("SparseSoftmaxCrossEntropyWithLogits", sparse, [SPARSE, LOGITS],
          lambda y, x: ref_sparse(x, y),
          bad=[[(3,), (4, 5)], [(4, 1), (4, 5)], [(), ()]],
-         bad_dtypes=[[np.float32, np.float32], [np.int64, np.int32]]),
+         bad_dtypes=[[np.float32, np.float32], [np.int64, np.int32]], grad2=True),
+    Case("SparseSoftmaxCrossEntropyWithLogits", sparse_loss, [SPARSE3, LOGITS3],
+         lambda y, x: ref_sparse(x, y)[0], id="loss_only", grad2=True),
     Case("SparseSoftmaxCrossEntropyWithLogits", sparse, [SPARSE.astype(np.int32), LOGITS],
          lambda y, x: ref_sparse(x, y), id="int32"),
     Case("SparseSoftmaxCrossEntropyWithLogits", sparse, [SPARSE3, LOGITS3],
@@ -115,7 +132,8 @@ CASES = [
          lambda t: np.float32(sum(float(v) ** 2 for v in t.ravel()) / 2),
          bad_dtypes=[[np.int32]]),
     Case("L2Loss", lambda t: tf.nn.l2_loss(t), [LOGITS3],
-         lambda t: np.float64(sum(v ** 2 for v in t.ravel()) / 2), id="float64", rtol=1e-12),
+         lambda t: np.float64(sum(v ** 2 for v in t.ravel()) / 2), id="float64", rtol=1e-12,
+         grad2=True),
     Case("L2Loss", lambda t: tf.nn.l2_loss(t), [np.array(3.0, np.float32)],
          lambda t: np.float32(4.5), id="scalar"),
     Case("L2Loss", lambda t: tf.nn.l2_loss(t), [np.zeros((0, 3), np.float32)],
@@ -124,7 +142,11 @@ CASES = [
     Case("Log1p", lambda z, x: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
          [PROBS, LOGITS * 20],
          lambda z, x: (np.maximum(x, 0) - x * z + np.log1p(np.exp(-np.abs(x.astype(np.float64)))))
-         .astype(np.float32), id="sigmoid_xent"),
+         .astype(np.float32), id="sigmoid_xent", grad2=True),
+    Case("Log1p", lambda z, x: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
+         [PROBS3, LOGITS3],
+         lambda z, x: np.maximum(x, 0) - x * z + np.log1p(np.exp(-np.abs(x))),
+         id="sigmoid_xent_float64", grad2=True),
     # InTopKV2
     Case("InTopKV2", lambda p, t: tf.nn.in_top_k(p, t, 2), [PRED, TARGETS],
          lambda p, t: in_top_k_ref(p, t, 2),

@@ -3,6 +3,8 @@
 import numpy as np
 
 import staticgraph as tf
+from staticgraph.ops.reduction import reduced_shape
+from staticgraph.ops.registry import apply_op
 
 from . import Case, rng
 
@@ -17,14 +19,17 @@ B = R.random((3, 4)) > 0.5
 EMPTY = np.zeros((0, 3), np.float32)
 SCALAR = np.array(2.5, np.float32)
 TIES = np.array([[1, 3, 3], [2, 2, 0]], np.int32)
+PZ = np.array([[1.5, -2.0, 0.0], [0.5, 3.0, -1.0]])
+PZ2 = np.array([[0.0, 2.0, 0.0, 1.5], [1.0, 0.0, -2.0, 3.0], [2.0, 3.0, 0.5, 1.0]])
 
 CASES = [
     # ---- Sum
     Case("Sum", lambda x: tf.reduce_sum(x, 1), [F], lambda x: x.sum(1),
-         bad=[[(2,)]], bad_dtypes=[[np.bool_]]),
-    Case("Sum", lambda x: tf.reduce_sum(x), [F], lambda x: x.sum(), id="all", rtol=1e-5),
+         bad=[[(2,)]], bad_dtypes=[[np.bool_]], grad2=True),
+    Case("Sum", lambda x: tf.reduce_sum(x), [F], lambda x: x.sum(), id="all", rtol=1e-5,
+         grad2=True),
     Case("Sum", lambda x: tf.reduce_sum(x, axis=[0, -1], keepdims=True), [F],
-         lambda x: x.sum((0, 2), keepdims=True), id="keepdims_negative"),
+         lambda x: x.sum((0, 2), keepdims=True), id="keepdims_negative", grad2=True),
     Case("Sum", lambda x: tf.reduce_sum(x, reduction_indices=(2, 0), keep_dims=True), [F],
          lambda x: x.sum((0, 2), keepdims=True), id="old_keywords"),
     Case("Sum", lambda x: tf.reduce_sum(x, [1, -1]), [I], lambda x: x.sum(1, dtype=np.int32),
@@ -32,6 +37,12 @@ CASES = [
     Case("Sum", lambda x: tf.reduce_sum(x, []), [I], lambda x: x, id="no_axes"),
     Case("Sum", lambda x: tf.reduce_sum(x, tf.constant(-1, tf.int64)), [F64],
          lambda x: x.sum(-1), id="int64_axis_tensor"),
+    Case("Sum", lambda x, a: tf.reduce_sum(x, a), [F, np.array([2, 0, -1], np.int32)],
+         lambda x, a: x.sum((0, 2)), id="computed_axes_duplicate", grad2=True),
+    Case("Sum", lambda x, a: tf.reduce_sum(x, a, keepdims=True), [F, np.int64(-2)],
+         lambda x, a: x.sum(1, keepdims=True), id="computed_axis_keepdims"),
+    Case("Sum", lambda x: tf.reduce_sum(x, [1, 0]), [F], lambda x: x.sum((0, 1)),
+         id="leading_axes"),
     Case("Sum", lambda x: tf.reduce_sum(x, 0), [EMPTY], lambda x: np.zeros(3, np.float32),
          id="empty"),
     Case("Sum", lambda x: tf.reduce_sum(x), [SCALAR], lambda x: x, id="scalar"),
@@ -42,8 +53,12 @@ CASES = [
          atol=1e-3),
     # ---- Mean
     Case("Mean", lambda x: tf.reduce_mean(x, [0, 2]), [F], lambda x: x.mean((0, 2)),
-         bad=[[(2, 3)]], bad_dtypes=[[np.bool_]]),
-    Case("Mean", lambda x: tf.reduce_mean(x), [F64], lambda x: x.mean(), id="all"),
+         bad=[[(2, 3)]], bad_dtypes=[[np.bool_]], grad2=True),
+    Case("Mean", lambda x: tf.reduce_mean(x), [F64], lambda x: x.mean(), id="all", grad2=True),
+    Case("Mean", lambda x: tf.reduce_mean(x, -1, keepdims=True), [F],
+         lambda x: x.mean(2, keepdims=True), id="keepdims"),
+    Case("Mean", lambda x, a: tf.reduce_mean(x, a), [F, np.array([1, -1], np.int32)],
+         lambda x, a: x.mean((1, 2)), id="computed_axes", grad2=True),
     Case("Mean", lambda x: tf.reduce_mean(x, 1), [I],
          lambda x: np.trunc(x.sum(1) / 4).astype(np.int32), id="int_truncates"),
     Case("Mean", lambda x: tf.reduce_mean(x), [I64],
@@ -52,17 +67,48 @@ CASES = [
          lambda x: np.full((1, 3), np.nan, np.float32), id="empty_nan"),
     # ---- Max / Min
     Case("Max", lambda x: tf.reduce_max(x, -1), [F], lambda x: x.max(-1), bad=[[()]]),
+    Case("Max", lambda x: tf.reduce_max(x, [0, 2], keepdims=True), [F],
+         lambda x: x.max((0, 2), keepdims=True), id="two_axes_keepdims"),
+    Case("Max", lambda x: tf.reduce_max(x), [F64], lambda x: x.max(), id="all"),
+    Case("Max", lambda x, a: tf.reduce_max(x, a), [F, np.array([1], np.int32)],
+         lambda x, a: x.max(1), id="computed_axis"),
     Case("Max", lambda x: tf.reduce_max(x, keepdims=True), [I], lambda x: x.max(keepdims=True),
          id="int_all_keepdims"),
     Case("Max", lambda x: tf.reduce_max(x, 0), [EMPTY],
          lambda x: np.full(3, -np.inf, np.float32), id="empty"),
     Case("Min", lambda x: tf.reduce_min(x, [1]), [F], lambda x: x.min(1),
          bad_dtypes=[[np.bool_]]),
+    Case("Min", lambda x: tf.reduce_min(x, [-1, 0]), [F64], lambda x: x.min(),
+         id="all_axes_listed"),
     Case("Min", lambda x: tf.reduce_min(x, 1), [I], lambda x: x.min(1), id="int"),
     # ---- Prod
-    Case("Prod", lambda x: tf.reduce_prod(x, 0), [F64], lambda x: x.prod(0)),
+    Case("Prod", lambda x: tf.reduce_prod(x, 0), [F64], lambda x: x.prod(0), grad2=True),
+    Case("Prod", lambda x: tf.reduce_prod(x, [0, 2]), [F], lambda x: x.prod((0, 2)),
+         id="noncontiguous_axes", grad2=True),
+    Case("Prod", lambda x: tf.reduce_prod(x, [1, 0], keepdims=True), [F],
+         lambda x: x.prod((0, 1), keepdims=True), id="leading_axes_keepdims"),
+    Case("Prod", lambda x: tf.reduce_prod(x), [PZ], lambda x: np.float64(0.0),
+         id="all_one_zero"),  # grad2 is nan at zeros in TF1 too (Cumprod's rule divides)
+    Case("Prod", lambda x: tf.reduce_prod(x, -1), [PZ2],
+         lambda x: np.array([0.0, 0.0, 2.0 * 3.0 * 0.5]), id="zeros"),
+    Case("Prod", lambda x, a: tf.reduce_prod(x, a), [F, np.array([2, 1], np.int32)],
+         lambda x, a: x.prod((1, 2)), id="computed_axes"),
+    Case("Prod", lambda x: tf.reduce_prod(x, []), [F64], lambda x: x, id="no_axes"),
     Case("Prod", lambda x: tf.reduce_prod(x, 1, keepdims=True), [I],
          lambda x: x.prod(1, keepdims=True, dtype=np.int32), id="int"),
+    # ---- gradient helpers
+    Case("ReducedShape", lambda s, a: reduced_shape(s, a),
+         [np.array([2, 3, 4], np.int32), np.array([0, -1], np.int32)],
+         lambda s, a: np.array([1, 3, 1], np.int32), bad=[[(2, 3), (1,)]],
+         bad_dtypes=[[np.float32, np.int32]]),
+    Case("ReducedShape", lambda s, a: reduced_shape(s, a),
+         [np.array([5, 2], np.int64), np.array(1, np.int64)],
+         lambda s, a: np.array([5, 1], np.int64), id="scalar_axis_int64"),
+    Case("ReductionPermutation",
+         lambda s, a: apply_op("ReductionPermutation", [s, a]),
+         [np.array([2, 3, 4, 5], np.int32), np.array([3, -3, 1], np.int32)],
+         lambda s, a: [np.array([1, 3, 0, 2], np.int32), np.array([2, 0, 3, 1], np.int32)],
+         bad=[[(2, 2), (1,)]]),
     # ---- Any / All
     Case("Any", lambda x: tf.reduce_any(x, 1), [B], lambda x: x.any(1),
          bad_dtypes=[[np.float32]]),

@@ -1,0 +1,53 @@
+"""Slot variables: per-variable optimizer state (``w/Adam``, ``w/Momentum``, ...).
+
+A slot is a non-trainable variable in ``GLOBAL_VARIABLES`` with the primary
+variable's shape, named ``<primary op name>/<optimizer name>`` (``_1``, ``_2`` ...
+for further slots of the same optimizer), as TF1's ``slot_creator`` names them.
+Slots are created outside any control-dependency block and at the top-level name
+scope, as TF1's ``get_variable``-based slots are.
+"""
+
+from __future__ import annotations
+
+from ..graphlib import name_scope
+from ..ops import array_fill as _fill
+from ..ops import array_shape as _shape
+from ..ops.variables import Variable
+
+__all__ = ["create_slot", "create_zeros_slot", "create_slot_with_initializer"]
+
+
+def create_slot_with_initializer(primary, initializer, name, dtype=None):
+    """A slot of ``primary`` whose initial value is ``initializer(shape, dtype)``.
+
+    ``shape`` is a Python list when ``primary``'s shape is fully defined, else a 1-D
+    tensor read from ``primary``'s initialized value.
+    """
+    dtype = dtype or primary.dtype
+    graph = primary.graph
+    static = primary.shape.is_fully_defined()
+    with graph.as_default(), graph.control_dependencies(None), graph.name_scope(None):
+
+        def initial_value():
+            with name_scope("Initializer"):
+                if static:
+                    shape = list(primary.shape.raw)
+                else:
+                    shape = _shape.shape(primary.initialized_value())
+                return initializer(shape, dtype)
+
+        return Variable(initial_value, trainable=False, name=f"{primary.op.name}/{name}",
+                        dtype=dtype, validate_shape=static)
+
+
+def create_zeros_slot(primary, name, dtype=None):
+    """A slot of ``primary`` initialized to zeros (``m``, ``v``, momentum ...)."""
+    return create_slot_with_initializer(
+        primary, lambda shape, dtype: _fill.zeros(shape, dtype=dtype, name="zeros"), name,
+        dtype)
+
+
+def create_slot(primary, val, name):
+    """A slot of ``primary`` initialized to the tensor (or callable) ``val``."""
+    return create_slot_with_initializer(primary, lambda shape, dtype: val() if callable(val)
+                                        else val, name, None)
