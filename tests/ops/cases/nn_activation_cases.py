@@ -85,8 +85,8 @@ CASES = [
          lambda x: SCALE * np.where(x > 0, x, ALPHA * np.expm1(np.minimum(x, 0.0))),
          id="float64", rtol=1e-12, grad2=True),
     # Softplus / Softsign
-    Case("Softplus", lambda x: tf.nn.softplus(x), [WIDE], lambda x: _f(np.float32)(ref_softplus(x)),
-         bad_dtypes=[[np.int32]]),
+    Case("Softplus", lambda x: tf.nn.softplus(x), [WIDE],
+         lambda x: _f(np.float32)(ref_softplus(x)), bad_dtypes=[[np.int32]]),
     Case("Softplus", lambda x: tf.nn.softplus(x), [F64], ref_softplus, id="float64",
          grad2=True),
     Case("Softsign", lambda x: tf.nn.softsign(x), [WIDE],
