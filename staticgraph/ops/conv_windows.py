@@ -1,10 +1,13 @@
 """Window geometry for convolution and pooling: padding, im2col/col2im, attributes.
 
 Kernels work in NHWC (NCHW values are transposed in and out). ``im2col`` is a
-strided view of the padded input, copied once into a matrix; ``col2im`` adds one
-strided slice per kernel offset. ``im2col``/``col2im`` and ``window_geometry`` are
-reusable by the gradient rules. The attribute helpers normalise TF1's
-``strides``/``ksize``/``dilations``/``padding``/``data_format`` arguments.
+strided view of the padded input, copied once into a matrix; ``conv_matmul`` is
+im2col times a matrix, in cache-sized chunks of images for large inputs;
+``col2im`` adds one strided slice per kernel offset; ``conv_transpose`` computes
+the adjoint of a convolution with one output-sized matrix product per kernel
+offset. These and ``window_geometry`` are reusable by the gradient rules. The
+attribute helpers normalise TF1's ``strides``/``ksize``/``dilations``/``padding``/
+``data_format`` arguments.
 
 Padding follows TF1: ``VALID`` uses no padding; ``SAME`` gives ``ceil(in / stride)``
 outputs with ``pad_total = max((out - 1) * stride + (k - 1) * dilation + 1 - in, 0)``
@@ -90,6 +93,28 @@ def patches(xp, ksize, strides, dilations, out_hw):
                       (sn, sh * st_h, sw * st_w, sh * dh, sw * dw, sc), writeable=False)
 
 
+def _out_hw(x_shape, ksize, strides, dilations, pads):
+    (pt, pb), (pl, pr) = pads
+    (kh, kw), (dh, dw) = ksize, dilations
+    return ((x_shape[1] + pt + pb - (kh - 1) * dh - 1) // strides[0] + 1,
+            (x_shape[2] + pl + pr - (kw - 1) * dw - 1) // strides[1] + 1)
+
+
+def _patch_rows(xp, ksize, strides, dilations, out_hw):
+    """Read-only view ``(N, OH, OW, ...)`` of the windows of padded NHWC ``xp`` whose
+    trailing axes flatten to (kh, kw, c); a window row is one axis when contiguous."""
+    n, _, _, c = xp.shape
+    (kh, kw), (dh, dw), (oh, ow) = ksize, dilations, out_hw
+    item = xp.itemsize
+    if dw == 1 and xp.strides[3] == item and xp.strides[2] == c * item:
+        # A window row (kw taps of c channels) is contiguous: copied as one run.
+        sn, sh, sw, _ = xp.strides
+        return as_strided(xp, (n, oh, ow, kh, kw * c),
+                          (sn, sh * strides[0], sw * strides[1], sh * dh, item),
+                          writeable=False)
+    return patches(xp, ksize, strides, dilations, out_hw)
+
+
 def im2col(x, ksize, strides, dilations, pads):
     """The patch matrix of NHWC ``x``: ``(N*OH*OW, KH*KW*C)`` and ``(OH, OW)``.
 
@@ -103,15 +128,45 @@ def im2col(x, ksize, strides, dilations, pads):
         pads: ``((top, bottom), (left, right))`` (see :func:`window_geometry`).
     """
     n, h, w, c = x.shape
-    (pt, pb), (pl, pr) = pads
-    (kh, kw), (dh, dw) = ksize, dilations
-    oh = (h + pt + pb - (kh - 1) * dh - 1) // strides[0] + 1
-    ow = (w + pl + pr - (kw - 1) * dw - 1) // strides[1] + 1
-    view = patches(pad_spatial(x, pads), ksize, strides, dilations, (oh, ow))
+    (kh, kw) = ksize
+    oh, ow = _out_hw(x.shape, ksize, strides, dilations, pads)
+    xp = pad_spatial(x, pads)
     if c < 4:  # few channels: copy whole output rows per tap, hand BLAS the transpose
+        view = patches(xp, ksize, strides, dilations, (oh, ow))
         cols_t = np.ascontiguousarray(view.transpose(3, 4, 5, 0, 1, 2))
         return cols_t.reshape(kh * kw * c, n * oh * ow).T, (oh, ow)
-    return view.reshape(n * oh * ow, kh * kw * c), (oh, ow)
+    rows = _patch_rows(xp, ksize, strides, dilations, (oh, ow))
+    return rows.reshape(n * oh * ow, kh * kw * c), (oh, ow)
+
+
+CHUNK_BYTES = 1 << 20
+
+
+def conv_matmul(x, w2d, ksize, strides, dilations, pads):
+    """``im2col(x) @ w2d`` (the convolution as ``(N*OH*OW, OC)``) and ``(OH, OW)``.
+
+    When the patch matrix would be large, it is built and multiplied in chunks of
+    whole images (about ``CHUNK_BYTES`` of patches each, a reused buffer that stays in
+    cache), each product written straight into the result.
+    """
+    n, h, w, c = x.shape
+    kh, kw = ksize
+    oh, ow = _out_hw(x.shape, ksize, strides, dilations, pads)
+    k = kh * kw * c
+    per_image = oh * ow * k * x.itemsize
+    if c < 4 or n < 2 or per_image * n <= 2 * CHUNK_BYTES or x.dtype != w2d.dtype:
+        cols, _ = im2col(x, ksize, strides, dilations, pads)
+        return np.matmul(cols, w2d), (oh, ow)
+    rows = _patch_rows(pad_spatial(x, pads), ksize, strides, dilations, (oh, ow))
+    step = max(1, CHUNK_BYTES // max(per_image, 1))
+    out = np.empty((n * oh * ow, w2d.shape[1]), x.dtype)
+    buf = np.empty((min(step, n),) + rows.shape[1:], x.dtype)
+    for b0 in range(0, n, step):
+        m = min(step, n - b0)
+        np.copyto(buf[:m], rows[b0:b0 + m])
+        rows_out = out[b0 * oh * ow:(b0 + m) * oh * ow]
+        np.matmul(buf[:m].reshape(m * oh * ow, k), w2d, out=rows_out)
+    return out, (oh, ow)
 
 
 def col2im(cols, x_shape, ksize, strides, dilations, pads):
@@ -131,6 +186,33 @@ def col2im(cols, x_shape, ksize, strides, dilations, pads):
         rows = slice(i * dh, i * dh + (oh - 1) * sh + 1, sh)
         for j in range(kw):
             out[:, rows, j * dw:j * dw + (ow - 1) * sw + 1:sw] += cols[:, :, :, i, j]
+    if pt or pb or pl or pr:
+        out = np.ascontiguousarray(out[:, pt:pt + h, pl:pl + w])
+    return out
+
+
+def conv_transpose(dy, f, x_shape, strides, dilations, pads):
+    """Adjoint of the convolution of an NHWC input of ``x_shape`` with ``f``.
+
+    ``dy`` is NHWC ``(N, OH, OW, OC)``, ``f`` is ``(KH, KW, C, OC)``. One matrix product
+    per kernel offset (``dy @ f[i, j].T``, output-sized) is added into the shifted,
+    strided window of the padded result: no ``(N*OH*OW, KH*KW*C)`` column matrix.
+    """
+    n, h, w, c = x_shape
+    kh, kw, _, oc = f.shape
+    _, oh, ow, _ = dy.shape
+    (pt, pb), (pl, pr) = pads
+    (sh, sw), (dh, dw) = strides, dilations
+    d2 = np.ascontiguousarray(dy).reshape(n * oh * ow, oc)
+    out = np.zeros((n, h + pt + pb, w + pl + pr, c), np.result_type(dy, f))
+    tmp = np.empty((n * oh * ow, c), out.dtype)
+    tap = tmp.reshape(n, oh, ow, c)
+    for i in range(kh):
+        rows = slice(i * dh, i * dh + (oh - 1) * sh + 1, sh)
+        for j in range(kw):
+            np.matmul(d2, f[i, j].T, out=tmp)
+            view = out[:, rows, j * dw:j * dw + (ow - 1) * sw + 1:sw]
+            np.add(view, tap, out=view)
     if pt or pb or pl or pr:
         out = np.ascontiguousarray(out[:, pt:pt + h, pl:pl + w])
     return out

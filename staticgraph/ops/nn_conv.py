@@ -1,9 +1,10 @@
 """Convolution: Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter.
 
 Convolution is im2col followed by one matrix product; the transposed convolution
-(the input gradient) is one matrix product followed by col2im; the filter gradient
-is im2col of the input followed by one matrix product with ``out_backprop`` (see
-:mod:`.conv_windows` for the window geometry and TF1's padding rules). The three
+(the input gradient) is one output-sized matrix product per kernel offset added
+into shifted windows (no column matrix); the filter gradient is im2col of the input
+followed by one matrix product with ``out_backprop`` (see :mod:`.conv_windows` for
+the window geometry and TF1's padding rules). The three
 ops are each other's gradients, as in TF1's ``nn_grad.py``, so every order of
 derivative is again made of these three ops.
 """
@@ -16,7 +17,8 @@ from ..graphlib import dtypes, name_scope
 from . import array_shape as _array_shape
 from .conv_windows import (_check_format, _check_outer_ones, _convert_padding, _dims,
                            _explicit_pairs, _from_nhwc, _get_sequence, _lookup, _shape,
-                           _spatial, _static_out, _to_nhwc, col2im, im2col, window_geometry)
+                           _spatial, _static_out, _to_nhwc, conv_matmul, conv_transpose,
+                           im2col, window_geometry)
 from .convert import convert_same_dtype, convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import FLOATS, check_same_dtype, require_dtype
@@ -96,8 +98,8 @@ class Conv2D(OpDef):
         pad_h, pad_w = _explicit_pairs(explicit_paddings, data_format)
         _, pt, pb = window_geometry(x.shape[1], kh, sh, dh, padding, pad_h)
         _, pl, pr = window_geometry(x.shape[2], kw, sw, dw, padding, pad_w)
-        cols, (oh, ow) = im2col(x, (kh, kw), (sh, sw), (dh, dw), ((pt, pb), (pl, pr)))
-        out = np.matmul(cols, f.reshape(kh * kw * fc, oc))
+        out, (oh, ow) = conv_matmul(x, f.reshape(kh * kw * fc, oc), (kh, kw), (sh, sw),
+                                    (dh, dw), ((pt, pb), (pl, pr)))
         return _from_nhwc(out.reshape(x.shape[0], oh, ow, oc), data_format)
 
     def grad(self, op, dy):
@@ -172,8 +174,7 @@ class Conv2DBackpropInput(OpDef):
             raise ValueError(f"Conv2DBackpropInput: out_backprop shape {dy.shape} (NHWC) does "
                              f"not match the convolution output {(n, oh, ow, oc)} of input "
                              f"{(n, h, w, c)} with filter {f.shape}")
-        cols = np.matmul(dy.reshape(n * oh * ow, oc), f.reshape(kh * kw * fc, oc).T)
-        out = col2im(cols, (n, h, w, c), (kh, kw), (sh, sw), (dh, dw), ((pt, pb), (pl, pr)))
+        out = conv_transpose(dy, f, (n, h, w, c), (sh, sw), (dh, dw), ((pt, pb), (pl, pr)))
         return _from_nhwc(out, data_format)
 
 

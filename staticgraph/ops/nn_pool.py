@@ -133,24 +133,63 @@ def _first_max_masks(x, ksize, strides, padding, data_format):
     its window's first maximum (row-major window order, TF1's tie rule).
 
     Returns ``(masks, x_nhwc_shape, k, s, out_hw, pads)``. The masks are disjoint;
-    each window's maximum is found again in ``x``.
+    each window's maximum is found again in ``x``. A running maximum over the
+    offsets records where each offset is strictly greater than all earlier ones;
+    an offset wins where it was, and no later offset was.
     """
     low = _lowest(x.dtype)
     x, k, s, out_hw, pads = _pool_windows(x, ksize, strides, padding, data_format)
     views = _window_slices(pad_spatial(x, pads, low), k, s, out_hw)
-    if len(views) == 1:
-        return [np.ones(views[0].shape, bool)], x.shape, k, s, out_hw, pads
-    best = np.maximum(views[0], views[1])
+    greater = [None]
+    best = views[0]
+    for i, v in enumerate(views[1:], 1):
+        greater.append(np.greater(v, best))
+        if i < len(views) - 1:
+            best = np.maximum(best, v, out=None if i == 1 else best)
+    masks = [None] * len(views)
+    later = None
+    for i in range(len(views) - 1, 0, -1):
+        if later is None:
+            masks[i], later = greater[i], greater[i].copy()
+        else:
+            masks[i] = np.greater(greater[i], later)      # greater and no later winner
+            np.logical_or(later, greater[i], out=later)
+    masks[0] = np.ones(views[0].shape, bool) if later is None else np.logical_not(later)
+    return masks, x.shape, k, s, out_hw, pads
+
+
+def _tiled_max_pool_grad(x, g, ksize, strides, padding, data_format):
+    """MaxPoolGrad for windows that tile the padded input exactly (``ksize == strides``,
+    e.g. 2x2/2 on even sizes), or None when they do not.
+
+    The padded input is viewed as ``(N, OH, KH, OW, KW, C)``: one broadcast comparison
+    with the window maxima marks every maximum, ties keep only the first one (one pass
+    per offset over boolean views), and one broadcast product writes the result.
+    """
+    low = _lowest(x.dtype)
+    x, (kh, kw), (sh, sw), (oh, ow), pads = _pool_windows(x, ksize, strides, padding,
+                                                          data_format)
+    xp = pad_spatial(x, pads, low)
+    n, hp, wp, c = xp.shape
+    if (kh, kw) != (sh, sw) or hp != oh * kh or wp != ow * kw or g.shape != (n, oh, ow, c) \
+            or not _finite(g):
+        return None
+    x6 = np.ascontiguousarray(xp).reshape(n, oh, kh, ow, kw, c)
+    views = [x6[:, :, i, :, j] for i in range(kh) for j in range(kw)]
+    best = np.array(views[0], copy=True) if len(views) == 1 else np.maximum(views[0], views[1])
     for v in views[2:]:
         np.maximum(best, v, out=best)
-    masks = [np.equal(views[0], best)]
-    taken = masks[0].copy()
-    for i, v in enumerate(views[1:], 1):
-        mask = np.greater(np.equal(v, best), taken)     # equal and not taken before
-        masks.append(mask)
-        if i < len(views) - 1:
-            np.logical_or(taken, mask, out=taken)
-    return masks, x.shape, k, s, out_hw, pads
+    hits = np.equal(x6, best[:, :, None, :, None])
+    taken = None
+    for i, j in [(i, j) for i in range(kh) for j in range(kw)]:
+        hit = hits[:, :, i, :, j]
+        if taken is None:
+            taken = hit.copy()
+        else:
+            np.greater(hit, taken, out=hit)               # a hit after an earlier one: off
+            np.logical_or(taken, hit, out=taken)
+    out = np.multiply(g[:, :, None, :, None], hits).reshape(n, hp, wp, c)
+    return _crop(out, x.shape, pads)
 
 
 def _masked(values, mask, out=None):
@@ -248,9 +287,12 @@ class MaxPoolGrad(_PoolGrad):
 
     @staticmethod
     def compute(x, y, g, *, ksize, strides, padding, data_format):
+        g = _to_nhwc(g, data_format)
+        tiled = _tiled_max_pool_grad(x, g, ksize, strides, padding, data_format)
+        if tiled is not None:
+            return _from_nhwc(tiled, data_format)
         masks, shape, k, s, out_hw, pads = _first_max_masks(x, ksize, strides, padding,
                                                             data_format)
-        g = _to_nhwc(g, data_format)
         if g.shape != masks[0].shape:
             raise ValueError(f"MaxPoolGrad: grad shape {g.shape} (NHWC) does not match the "
                              f"pooled shape {masks[0].shape}")

@@ -11,7 +11,8 @@ import pytest
 import staticgraph as tf
 from staticgraph.ops import conv_windows
 
-from .cases.nn_conv_cases import naive_conv2d, naive_conv2d_transpose
+from .cases.nn_conv_cases import (naive_conv2d, naive_conv2d_backprop_filter,
+                                  naive_conv2d_transpose)
 from .cases.nn_pool_cases import naive_pool
 from ..helpers import run
 
@@ -251,3 +252,85 @@ def test_python_and_numpy_filters_take_the_input_dtype():
     np.testing.assert_array_equal(run(z, {xp: x}), 2 * x)
     with pytest.raises(TypeError):
         tf.nn.conv2d(xp, tf.constant(np.ones((1, 1, 1, 1))), 1, "VALID")
+
+
+# ------------------------------------------------------------------ gradients
+def test_conv2d_gradients_are_the_tf1_backprop_ops():
+    x = tf.placeholder(tf.float32, [None, 6, 6, 2])
+    f = tf.Variable(R.standard_normal((3, 3, 2, 4)).astype(np.float32))
+    y = tf.nn.conv2d(x, f, [1, 2, 2, 1], "SAME")
+    dx, df = tf.gradients(tf.reduce_sum(y * y), [x, f])
+    assert dx.op.type == "Conv2DBackpropInput" and df.op.type == "Conv2DBackpropFilter"
+    assert dx.op.get_attr("strides") == (1, 2, 2, 1) and df.op.get_attr("padding") == "SAME"
+    assert dx.shape.as_list() == [None, 6, 6, 2] and df.shape.as_list() == [3, 3, 2, 4]
+    xv = R.standard_normal((3, 6, 6, 2)).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        fv, yv, gx, gf = sess.run([f, y, dx, df], {x: xv})
+    dy = 2 * yv
+    np.testing.assert_allclose(gx, naive_conv2d_transpose(dy, fv, xv.shape, (2, 2)),
+                               rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(gf, naive_conv2d_backprop_filter(xv, fv.shape, dy, (2, 2),
+                                                                "SAME"), rtol=1e-4, atol=1e-3)
+
+
+def test_backprop_filter_is_the_adjoint_of_conv2d_in_the_filter():
+    for xs, fs, strides, padding, dil in ADJOINT:
+        x = R.standard_normal(xs)
+        f = R.standard_normal(fs)
+        conv = tf.nn.conv2d(x, f, strides, padding, dilations=dil)
+        y = R.standard_normal(conv.shape.as_list())
+        back = tf.nn.conv2d_backprop_filter(x, list(fs), y, strides, padding, dilations=dil)
+        cx, df = run([conv, back])
+        np.testing.assert_allclose(np.vdot(cx, y), np.vdot(f, df), rtol=1e-10)
+
+
+def test_backprop_function_names_keywords_and_errors():
+    x = tf.placeholder(tf.float32, [2, 5, 5, 3])
+    dy = tf.placeholder(tf.float32, [2, 5, 5, 4])
+    f = tf.placeholder(tf.float32, [3, 3, 3, 4])
+    a = tf.nn.conv2d_backprop_filter(x, [3, 3, 3, 4], dy, [1, 1, 1, 1], "SAME")
+    b = tf.nn.conv2d_backprop_input([2, 5, 5, 3], filters=f, out_backprop=dy, strides=1,
+                                    padding="SAME")
+    assert (a.op.name, a.op.type) == ("Conv2DBackpropFilter", "Conv2DBackpropFilter")
+    assert (b.op.name, b.op.type) == ("Conv2DBackpropInput", "Conv2DBackpropInput")
+    assert a.shape.as_list() == [3, 3, 3, 4] and b.shape.as_list() == [2, 5, 5, 3]
+    with pytest.raises(ValueError, match="filter_sizes"):
+        tf.nn.conv2d_backprop_filter(x, [3, 3, 2, 4], dy, 1, "SAME")
+    with pytest.raises(ValueError, match="out_backprop"):
+        tf.nn.conv2d_backprop_filter(x, [3, 3, 3, 4], dy, 1, "VALID")
+    with pytest.raises(TypeError):
+        tf.nn.conv2d_backprop_filter(x, [3, 3, 3, 4], tf.cast(dy, tf.float64), 1, "SAME")
+    sizes = tf.placeholder(tf.int32, [4])
+    dyn = tf.nn.conv2d_backprop_filter(x, sizes, dy, 1, "SAME")
+    assert dyn.shape.as_list() == [None, None, 3, 4]
+    xv = R.standard_normal((2, 5, 5, 3)).astype(np.float32)
+    yv = R.standard_normal((2, 5, 5, 4)).astype(np.float32)
+    got = run(dyn, {x: xv, dy: yv, sizes: [3, 3, 3, 4]})
+    np.testing.assert_allclose(got, naive_conv2d_backprop_filter(xv, (3, 3, 3, 4), yv,
+                                                                 padding="SAME"),
+                               rtol=1e-4, atol=1e-4)
+
+
+def test_gradients_with_unknown_batch_use_dynamic_shapes():
+    x = tf.placeholder(tf.float64, [None, None, None, 2])
+    f = tf.constant(R.standard_normal((2, 2, 2, 3)))
+    y = tf.nn.conv2d(x, f, 1, "VALID")
+    (dx,) = tf.gradients(tf.reduce_sum(y), [x])
+    assert dx.op.inputs[0].op.type == "Shape"
+    xv = R.standard_normal((2, 4, 3, 2))
+    ones = np.ones((2, 3, 2, 3))
+    np.testing.assert_allclose(run(dx, {x: xv}),
+                               naive_conv2d_transpose(ones, run(f), xv.shape, padding="VALID"),
+                               rtol=1e-10)
+
+
+def test_chunked_convolution_matches_the_reference(monkeypatch):
+    monkeypatch.setattr(conv_windows, "CHUNK_BYTES", 2048)
+    for xs, fs, strides, padding, dil in ADJOINT + [((5, 6, 7, 8), (3, 3, 8, 3), (1, 1),
+                                                     "SAME", (1, 1))]:
+        x = R.standard_normal(xs).astype(np.float32)
+        f = R.standard_normal(fs).astype(np.float32)
+        got = run(tf.nn.conv2d(x, f, strides, padding, dilations=dil))
+        np.testing.assert_allclose(got, naive_conv2d(x, f, strides, padding, dil),
+                                   rtol=1e-4, atol=1e-4)
