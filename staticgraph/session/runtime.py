@@ -26,6 +26,10 @@ class Runtime:
         # never lose an update.
         self.update_lock = threading.Lock()
 
+    def close(self):
+        """Release the variable values."""
+        self.variables.clear()
+
     def rng(self, op, seed_pair):
         """The random stream of ``op`` in this session, created on first use.
 

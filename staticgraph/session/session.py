@@ -122,7 +122,7 @@ class Session:
         """Release the session's state; later runs raise RuntimeError."""
         self._closed = True
         self._plans = {}
-        self._runtime.variables.clear()  # release the values; runs now raise
+        self._runtime.close()  # release the values and worker threads; runs now raise
         self._runtime.rngs.clear()
 
     @property

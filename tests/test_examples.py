@@ -1,0 +1,46 @@
+"""The README's code and the examples run and do what they say."""
+
+import os
+import re
+import runpy
+import subprocess
+import sys
+
+import pytest
+
+import staticgraph as tf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _readme_blocks():
+    with open(os.path.join(ROOT, "README.md")) as f:
+        return re.findall(r"```python\n(.*?)```", f.read(), re.S)
+
+
+@pytest.mark.parametrize("index", range(len(_readme_blocks())))
+def test_readme_python_blocks_run(index, capsys):
+    with tf.Graph().as_default():
+        exec(compile(_readme_blocks()[index], f"README block {index}", "exec"), {})
+
+
+def test_readme_opens_with_the_two_setup_commands():
+    with open(os.path.join(ROOT, "README.md")) as f:
+        head = f.read().split("```")[1].strip().splitlines()
+    assert head[0] == "bash"
+    assert head[1].startswith("pip install -e") and "examples/" in head[1]
+    assert "pytest" in head[2]
+
+
+def test_quickstart_example_reaches_its_accuracy(capsys):
+    with tf.Graph().as_default():
+        runpy.run_path(os.path.join(ROOT, "examples", "quickstart.py"), run_name="__main__")
+    assert "nearest-centroid test accuracy" in capsys.readouterr().out
+
+
+def test_train_digits_example_reaches_95_percent():
+    result = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "train_digits.py"),
+                             "--epochs", "15"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    accuracy = float(re.search(r"test accuracy (\d\.\d+)", result.stdout.splitlines()[-1]).group(1))
+    assert accuracy >= 0.95
