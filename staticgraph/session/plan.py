@@ -26,12 +26,12 @@ the user's line that declared it.
 
 from __future__ import annotations
 
-import heapq
-
 import numpy as np
 
 from .. import errors
 from ..graphlib import Tensor
+from ..graphlib.toposort import topological_order
+from ..optimizer.pipeline import optimize_signature
 from .feeds import inline_feed_check, make_feed_converter, resolve_feed_key
 from .fetches import FetchTemplate
 
@@ -54,9 +54,19 @@ class Plan:
         runtime = session._runtime
         self.template = FetchTemplate(graph, fetches)
         self.feed_tensors = _resolve_feeds(graph, feed_keys)
-        fed = {id(t): i for i, t in enumerate(self.feed_tensors)}
-        self.ops = _needed_ops(self.template.elements, fed)
-        _check_placeholders(self.ops, fed)
+        self.elements, self.run_feeds = self.template.elements, self.feed_tensors
+        self.report = None
+        self._origin = lambda op: op
+        level = session.optimizer_level
+        if level:
+            working = optimize_signature(graph, self.elements, self.feed_tensors, level,
+                                         **session._optimizer_flags)
+            self.elements, self.run_feeds = working.fetches, working.feeds
+            self.report = working.report
+            self._origin = working.origin
+        fed = {id(t): i for i, t in enumerate(self.run_feeds)}
+        self.ops = _needed_ops(self.elements, fed)
+        _check_placeholders(self.ops, fed, self._origin)
         self._variables = runtime.variables
         self._session = session
         self._build(runtime, fed)
@@ -77,20 +87,20 @@ class Plan:
             if var_op.name not in written:
                 var_reads.setdefault(var_op.name, var_op)
 
-        for i, t in enumerate(self.feed_tensors):
+        for i, (t, declared) in enumerate(zip(self.run_feeds, self.feed_tensors)):
             names[id(t)] = f"f{i}"
             aliasing[id(t)] = False
             dt = f"D{i}"
             env[dt] = t.dtype.np_dtype
-            env[f"F{i}"] = make_feed_converter(t)
-            lines.append(f"if {inline_feed_check(f'f{i}', t, dt)}: f{i} = F{i}(f{i})")
+            env[f"F{i}"] = make_feed_converter(declared)  # messages name the user's tensor
+            lines.append(f"if {inline_feed_check(f'f{i}', declared, dt)}: f{i} = F{i}(f{i})")
 
         # Ops whose every output is fed compute nothing that is observed.
         self.ops = [op for op in self.ops
                     if not (op.outputs and all(id(t) in fed for t in op.outputs)
                             and (op.op_def.must_feed or not op.op_def.stateful))]
         folded = self._fold_constants(tainted)
-        self.ops = _still_needed(self.ops, self.template.elements, fed, folded)
+        self.ops = _still_needed(self.ops, self.elements, fed, folded)
         last_use = {}
         for pos, op in enumerate(self.ops):
             if id(op) in folded:
@@ -98,7 +108,7 @@ class Plan:
             for j, t in enumerate(op.inputs):
                 if j not in op.op_def.ref_inputs:
                     last_use[id(t)] = pos
-        fetched = {id(e) for e in self.template.elements if isinstance(e, Tensor)}
+        fetched = {id(e) for e in self.elements if isinstance(e, Tensor)}
 
         for pos, op in enumerate(self.ops):
             d = op.op_def
@@ -163,7 +173,7 @@ class Plan:
                 lines.append("del " + ", ".join(dict.fromkeys(dead)))
 
         def value_of(i):
-            element = self.template.elements[i]
+            element = self.elements[i]
             if not isinstance(element, Tensor):
                 return "None"
             expr = names[id(element)]
@@ -218,6 +228,7 @@ class Plan:
         missing = [(n, op) for n, op in self._required if n not in self._variables]
         if missing:
             name, op = missing[0]
+            op = self._origin(op)
             raise errors.FailedPreconditionError(
                 None, op,
                 f"Attempting to use uninitialized value {name}\n\t [[node {name} (defined at "
@@ -232,11 +243,12 @@ class Plan:
         tb = exc.__traceback__
         while tb is not None and tb.tb_frame.f_code is not self._code:
             tb = tb.tb_next
-        op = self._line_ops.get(tb.tb_lineno) if tb is not None else None
-        if op is None:
+        run_op = self._line_ops.get(tb.tb_lineno) if tb is not None else None
+        if run_op is None:
             return exc
+        op = self._origin(run_op)  # the user's op (the optimizer may have rewritten it)
         shapes = []
-        for expr in self._op_args.get(op.name, ()):
+        for expr in self._op_args.get(run_op.name, ()):
             v = frame_locals.get(expr)
             if v is None and expr.startswith("V["):
                 v = self._variables.get(expr[3:-2])
@@ -244,9 +256,10 @@ class Plan:
         context = (f"\n\t [[node {op.name} (op: {op.type}, input shapes: {', '.join(shapes)}) "
                    f"defined at {op.user_location} ]]")
         if isinstance(exc, errors.OpError):
-            new = type(exc)(exc.node_def, exc.op or op, f"{exc.message}{context}")
+            new = type(exc)(exc.node_def, self._origin(exc.op) if exc.op else op,
+                            f"{exc.message}{context}")
         elif isinstance(exc, KeyError) and exc.args and exc.args[0] in {
-                t.op.name for t in op.inputs if t.op.op_def.is_variable}:
+                t.op.name for t in run_op.inputs if t.op.op_def.is_variable}:
             new = errors.FailedPreconditionError(
                 None, op, f"Attempting to use uninitialized value {exc.args[0]}{context}\n"
                 f"Initialize it first: run sess.run(tf.global_variables_initializer()) or "
@@ -312,31 +325,7 @@ def _needed_ops(elements, fed):
             for op in ops}
     if all(d._id < op._id for op in ops for d in deps[id(op)]):
         return ops  # creation order is an execution order (the usual case)
-    return _topological_order(ops, deps)
-
-
-def _topological_order(ops, deps):
-    """Kahn's algorithm, earliest-created op first among the ready ones."""
-    waiting = {id(op): len({id(d) for d in deps[id(op)]}) for op in ops}
-    users = {}
-    for op in ops:
-        for d in {id(d): d for d in deps[id(op)]}.values():
-            users.setdefault(id(d), []).append(op)
-    ready = [(op._id, id(op), op) for op in ops if not waiting[id(op)]]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        _, _, op = heapq.heappop(ready)
-        order.append(op)
-        for user in users.get(id(op), ()):
-            waiting[id(user)] -= 1
-            if not waiting[id(user)]:
-                heapq.heappush(ready, (user._id, id(user), user))
-    if len(order) != len(ops):
-        stuck = sorted(op.name for op in ops if waiting[id(op)])
-        raise ValueError(f"The graph has a cycle of control dependencies among {stuck}; "
-                         "it cannot run.")
-    return order
+    return topological_order(ops, deps)
 
 
 def _still_needed(ops, elements, fed, folded):
@@ -359,10 +348,11 @@ def _still_needed(ops, elements, fed, folded):
     return [op for op in ops if id(op) in keep]
 
 
-def _check_placeholders(ops, fed):
+def _check_placeholders(ops, fed, origin):
     for op in ops:
         if op.op_def.must_feed and id(op.outputs[0]) not in fed:
             t = op.outputs[0]
+            op = origin(op)
             raise errors.InvalidArgumentError(
                 None, op,
                 f"You must feed a value for placeholder tensor '{op.name}' with dtype "

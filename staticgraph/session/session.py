@@ -34,13 +34,15 @@ class Session:
         ...     out = sess.run(y, feed_dict={x: batch})
     """
 
-    def __init__(self, target="", graph=None, config=None):
+    def __init__(self, target="", graph=None, config=None, optimizer_level=None):
         if isinstance(target, Graph) and graph is None:  # Session(graph) also works
             target, graph = "", target
         if graph is not None and not isinstance(graph, Graph):
             raise TypeError(f"graph must be a tf.Graph, but got {type(graph).__name__}")
         self.graph = graph if graph is not None else get_default_graph()
         self.config = config
+        self.optimizer_level, self._optimizer_flags = _optimizer_settings(config,
+                                                                          optimizer_level)
         self.sess_str = target
         self._runtime = Runtime()
         self._plans = {}
@@ -112,6 +114,22 @@ class Session:
     def _check_open(self):
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+
+    def explain(self, fetches, feed_dict=None):
+        """What the optimizer did for this signature: a :class:`~staticgraph.optimizer.Report`.
+
+        Printing it lists the ops declared and run, and every change with its pass,
+        its reason and the user lines involved. ``feed_dict`` (values ignored) names
+        the fed tensors, as feeds change what can be folded.
+        """
+        plan = Plan(self, fetches, tuple(feed_dict or ()))
+        if plan.report is None:
+            from ..optimizer import Report
+            report = Report(0)
+            report.ops_before = len(self.graph.get_operations())
+            report.ops_after = len(plan.ops)
+            return report
+        return plan.report
 
     def plan_source(self, fetches, feed_keys=()):
         """The generated Python source of the plan for this signature (for reading)."""
@@ -198,3 +216,27 @@ class InteractiveSession(Session):
                 self._graph_ctx = None
         super().close()
 
+
+
+def _optimizer_settings(config, level):
+    """The optimizer level and pass flags from ``optimizer_level=`` or a ConfigProto.
+
+    TF1's ``OptimizerOptions.L0`` (-1) turns the optimizer off, ``L1`` (0, the
+    default) runs everything (level 2); ``opt_level=1`` asks for level 1 (folding
+    and CSE only). ``do_constant_folding`` and ``do_common_subexpression_elimination``
+    switch those passes off.
+    """
+    from ..optimizer import DEFAULT_LEVEL, LEVELS
+    flags = {"constant_folding": True, "cse": True}
+    options = getattr(getattr(config, "graph_options", None), "optimizer_options", None)
+    if options is not None:
+        flags["constant_folding"] = bool(options.do_constant_folding)
+        flags["cse"] = bool(options.do_common_subexpression_elimination)
+        if level is None:
+            level = {-1: 0, 0: DEFAULT_LEVEL}.get(options.opt_level, options.opt_level)
+    if level is None:
+        level = DEFAULT_LEVEL
+    if level not in LEVELS:
+        raise ValueError(f"optimizer_level must be one of {LEVELS} (0 off, 1 fold and merge, "
+                         f"2 everything), got {level!r}")
+    return level, flags

@@ -1,0 +1,53 @@
+"""Common-subexpression elimination: ops with the same type, attributes and inputs merge.
+
+Only stateless ops merge (never random ops, variables, assignments or placeholders).
+Gradient graphs profit most: they recompute many forward values and constants.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..graphlib import DType, TensorShape
+
+__all__ = ["eliminate_common_subexpressions", "attr_key"]
+
+
+def attr_key(value):
+    """A hashable stand-in for an attribute value (arrays by content)."""
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (list, tuple)):
+        return tuple(attr_key(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, attr_key(v)) for k, v in value.items()))
+    if isinstance(value, (DType, TensorShape)) or value is None:
+        return value
+    if isinstance(value, float) and value != value:  # nan equals itself here
+        return ("nan",)
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return (type(value).__name__, value)
+
+
+def eliminate_common_subexpressions(working, pass_name="cse"):
+    """Merge duplicate stateless ops into their first occurrence; returns merges made."""
+    seen = {}
+    merged = 0
+    for op in list(working.ops()):
+        d = op.op_def
+        if d.stateful or d.must_feed or d.is_variable or d.ref_inputs or not op.outputs:
+            continue
+        key = (op.type, tuple(id(t) for t in op.inputs),
+               tuple(sorted(id(c) for c in op.control_inputs)),
+               tuple(sorted((k, attr_key(v)) for k, v in op.attrs.items())))
+        first = seen.get(key)
+        if first is None:
+            seen[key] = op
+            continue
+        for old, new in zip(op.outputs, first.outputs):
+            working.replace(old, new, f"same {op.type} as {first.name}", pass_name)
+        merged += 1
+    return merged

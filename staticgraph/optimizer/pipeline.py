@@ -1,0 +1,77 @@
+"""The optimizer pipeline: which passes run at which level, in Grappler's order.
+
+Levels: ``0`` runs the graph as declared (only what the fetches need), ``1`` adds
+constant folding and common-subexpression elimination, ``2`` (the default) adds
+algebraic simplification and fusion. The passes work on a private copy; the
+user's graph is never changed.
+"""
+
+from __future__ import annotations
+
+from ..graphlib import Graph
+from .constant_folding import fold_constants
+from .cse import eliminate_common_subexpressions
+from .report import Report
+from .working_graph import WorkingGraph
+
+__all__ = ["optimize", "optimize_signature", "DEFAULT_LEVEL", "LEVELS"]
+
+DEFAULT_LEVEL = 2
+LEVELS = (0, 1, 2)
+
+
+def _passes(level, constant_folding=True, cse=True):
+    from .fusion import fuse
+    from .simplify import simplify
+    passes = []
+    if level >= 1:
+        if constant_folding:
+            passes.append(("fold", fold_constants))
+        if cse:
+            passes.append(("cse", eliminate_common_subexpressions))
+    if level >= 2:
+        passes.append(("simplify", simplify))
+        passes.append(("fuse", fuse))
+    return passes
+
+
+def optimize_signature(graph: Graph, fetches, feeds=(), level=DEFAULT_LEVEL,
+                       constant_folding=True, cse=True) -> WorkingGraph:
+    """The optimized copy for fetching ``fetches`` (tensors/ops) while feeding ``feeds``."""
+    if level not in LEVELS:
+        raise ValueError(f"optimizer level must be one of {LEVELS}, got {level!r}")
+    report = Report(level)
+    working = WorkingGraph.copy(graph, list(fetches), list(feeds), report)
+    for name, run_pass in _passes(level, constant_folding, cse):
+        working.renumber()
+        run_pass(working, pass_name=name)
+        working.prune(pass_name=name)
+    working.renumber()
+    report.finish(working.graph)
+    return working
+
+
+def optimize(graph: Graph, fetches, level=DEFAULT_LEVEL, feeds=()):
+    """Optimize ``graph`` for ``fetches``: returns ``(optimized_graph, report)``.
+
+    Args:
+        graph: the user's graph (left unchanged).
+        fetches: a tensor, an op, a name, or a list of them.
+        level: 0 (prune only), 1 (+ folding and CSE) or 2 (+ simplification, fusion).
+        feeds: tensors that will be fed (the copy treats them as inputs).
+
+    Returns:
+        The optimized copy (a :class:`Graph` whose op names match the original's
+        where ops survive) and a :class:`Report` of every change.
+
+    Example:
+        >>> g2, report = tf.optimizer.optimize(tf.get_default_graph(), [loss])
+        >>> print(report)
+    """
+    items = fetches if isinstance(fetches, (list, tuple)) else [fetches]
+    resolved = [graph.as_graph_element(f) for f in items]
+    feed_tensors = [graph.as_graph_element(f, allow_operation=False) for f in feeds]
+    working = optimize_signature(graph, resolved, feed_tensors, level)
+    return working.graph, working.report
+
+
