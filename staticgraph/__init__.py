@@ -22,6 +22,7 @@ from .graphlib.dtypes import (DType, as_dtype, bool, double, float16, float32, f
                               int8, int16, int32, int64, string, uint8)
 from .graphlib.gradients import gradients, hessians
 from .graphlib.graph import Graph, GraphKeys
+from .graphlib.graph_def import import_graph_def
 from .graphlib.operation import Operation
 from .graphlib.tensor import Tensor
 from .graphlib.tensor_shape import Dimension, TensorShape
@@ -38,7 +39,8 @@ def _export_families():
     """Put every op family's public functions at the top level, except ``tf.nn``'s."""
     namespace = globals()
     nn_families = {ops.nn_activation, ops.nn_loss, ops.nn_norm, ops.nn_conv, ops.nn_pool}
-    namespaced = {ops.losses, ops.metrics, ops.training_ops}  # tf.losses, tf.metrics, internal
+    # tf.losses, tf.metrics; internal: training and fused ops
+    namespaced = {ops.losses, ops.metrics, ops.training_ops, ops.fused_ops}
     for module in ops.FAMILIES:
         if module in nn_families or module in namespaced:
             continue
@@ -54,6 +56,7 @@ del _export_families
 
 # Sub-namespaces, after the op families are registered.
 from . import compat, losses, math, metrics, nn, random, train  # noqa: E402
+from . import export  # noqa: E402
 
 newaxis = None
 

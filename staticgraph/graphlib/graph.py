@@ -260,42 +260,70 @@ class Graph:
         pairs; a ValueError or TypeError it raises is re-raised with the op's name,
         type, input shapes and the user's file and line.
         """
+        # The hot path of declaring: every op of every program comes through here,
+        # so per-thread state is read once and the common cases are inlined.
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"Op names are non-empty strings, got {name!r}.")
-        frame = getattr(self._thread, "frame_override", None) or capture_user_frame(2)
+        if type(name) is not str or not name:
+            if not isinstance(name, str) or not name:
+                raise TypeError(f"Op names are non-empty strings, got {name!r}.")
+        state = self._thread
+        frame = getattr(state, "frame_override", None) or capture_user_frame(2)
         with self._lock:
-            if name.endswith("/"):
+            if name[-1] == "/":
                 name = name[:-1]
                 if name in self._by_name:
                     name = self.unique_name(name.rsplit("/", 1)[-1])
                 else:  # a scope's name (already unique): use it as is, as TF1 does
                     self._names_in_use.setdefault(name.lower(), 1)
+                if not _valid_op_name(name):
+                    raise ValueError(_invalid_name_message(name, frame))
             else:
-                name = self.unique_name(name)
-            if not _VALID_OP_NAME.match(name):
-                raise ValueError(f"'{name}' is not a valid node name: op names contain "
-                                 "letters, digits, '.', '_', '-', '/' and '>', and start with "
-                                 f"a letter, digit or '.'. Declared at {format_frame(frame)}.")
-            specs_fn = output_specs_fn or op_def.output_specs
+                name = self._unique_op_name(name, getattr(state, "name_stack", ""), frame)
             try:
-                specs = specs_fn(inputs, attrs)
+                specs = (output_specs_fn or op_def.output_specs)(inputs, attrs)
             except (ValueError, TypeError) as exc:
                 raise type(exc)(_declaration_message(exc, name, op_def.type, inputs, frame)) from None
-            control = self._current_control_inputs(inputs)
-            device = self._device_stack[-1] if self._device_stack else ""
+            control = (self._current_control_inputs(inputs)
+                       if getattr(state, "control_stack", None) else ())
+            devices = getattr(state, "device_stack", None)
+            device = devices[-1] if devices else ""
+            ops = self._ops
             op = Operation(self, name, op_def.type, inputs, attrs, op_def, control,
-                           "" if callable(device) else device, frame, len(self._ops))
-            op.outputs = [Tensor(op, i, dtype, shape if isinstance(shape, TensorShape)
-                                 else TensorShape(shape))
-                          for i, (dtype, shape) in enumerate(specs)]
+                           "" if callable(device) else device, frame, len(ops))
+            if len(specs) == 1:
+                dtype, shape = specs[0]
+                op.outputs = [Tensor(op, 0, dtype, _shared_shape(shape))]
+            else:
+                op.outputs = [Tensor(op, i, dtype, _shared_shape(shape))
+                              for i, (dtype, shape) in enumerate(specs)]
             if callable(device):  # a device function chooses per op (TF1)
                 op.device = device(op) or ""
-            self._ops.append(op)
+            ops.append(op)
             self._by_name[name] = op
             self.version += 1
         return op
+
+    def _unique_op_name(self, name, scope, frame):
+        """:meth:`unique_name` for a new op (marks it used), checked against TF1's rule."""
+        full = f"{scope}/{name}" if scope else name
+        key = full.lower()
+        names = self._names_in_use
+        i = names.get(key, 0)
+        names[key] = i + 1
+        if i > 0:
+            base = key
+            while key in names:
+                key = f"{base}_{i}"
+                i += 1
+            names[key] = 1
+            name = f"{full}_{i - 1}"
+        else:
+            name = full
+        # A suffix ``_<n>`` never changes validity, so the check uses the requested name.
+        if not _valid_op_name(full):
+            raise ValueError(_invalid_name_message(name, frame))
+        return name
 
     @contextlib.contextmanager
     def attributed_to(self, frame):
@@ -410,6 +438,54 @@ class Graph:
 
     def _unsafe_unfinalize(self):
         self._finalized = False
+
+    def as_graph_def(self, from_version=None, add_shapes=False, **kwargs):
+        """This graph as a JSON-serialisable ``GraphDef`` (see ``graphlib.graph_def``)."""
+        from .graph_def import graph_to_graph_def
+        return graph_to_graph_def(self, **kwargs)
+
+
+_SHAPES: dict = {}   # dims tuple -> one shared TensorShape (shapes are immutable)
+
+
+def _shared_shape(shape) -> TensorShape:
+    """``shape`` as a TensorShape, the same object for equal shapes.
+
+    Graphs of many ops have few distinct shapes; sharing them keeps a large graph's
+    object count (and the garbage collector's work) down.
+    """
+    if type(shape) is not TensorShape:
+        if not isinstance(shape, TensorShape):
+            shape = TensorShape(shape)
+        return shape  # a subclass: kept as it is
+    dims = shape._dims
+    try:
+        found = _SHAPES.get(dims)
+    except TypeError:  # an unhashable dimension: keep the object as it is
+        return shape
+    if found is None:
+        if len(_SHAPES) >= 4096:
+            _SHAPES.clear()
+        found = _SHAPES[dims] = shape
+    return found
+
+
+_VALID_NAMES: dict = {}   # requested op name -> valid (bounded memo of the regex)
+
+
+def _valid_op_name(name) -> bool:
+    ok = _VALID_NAMES.get(name)
+    if ok is None:
+        if len(_VALID_NAMES) >= 1 << 14:
+            _VALID_NAMES.clear()
+        ok = _VALID_NAMES[name] = _VALID_OP_NAME.match(name) is not None
+    return ok
+
+
+def _invalid_name_message(name, frame) -> str:
+    return (f"'{name}' is not a valid node name: op names contain letters, digits, '.', '_', "
+            "'-', '/' and '>', and start with a letter, digit or '.'. Declared at "
+            f"{format_frame(frame)}.")
 
 
 def _declaration_message(exc, name, op_type, inputs, frame) -> str:

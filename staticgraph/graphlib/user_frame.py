@@ -34,16 +34,29 @@ class UserFrame(tuple):
 def capture_user_frame(skip: int = 1):
     """The innermost frame that is not inside staticgraph, as a :class:`UserFrame`.
 
-    Cheap: stores three fields, formats nothing. Returns None when every frame is
-    internal (for example, ops created by staticgraph itself at import time).
+    Cheap: stores three fields, formats nothing, and shares one UserFrame among
+    the ops declared on the same line (a loop declaring thousands of ops keeps
+    one). Returns None when every frame is internal (for example, ops created by
+    staticgraph itself at import time).
     """
     frame = sys._getframe(skip)
     while frame is not None:
         code = frame.f_code
-        if not code.co_filename.startswith(_PACKAGE_DIR):
-            return UserFrame((code.co_filename, frame.f_lineno, code.co_name))
+        filename = code.co_filename
+        if not filename.startswith(_PACKAGE_DIR):
+            key = (filename, frame.f_lineno, code.co_name)
+            found = _SHARED.get(key)
+            if found is None:
+                if len(_SHARED) >= _MAX_SHARED:
+                    _SHARED.clear()
+                found = _SHARED[key] = UserFrame(key)
+            return found
         frame = frame.f_back
     return None
+
+
+_SHARED: dict = {}   # (file, line, function) -> the one UserFrame for it
+_MAX_SHARED = 1 << 16
 
 
 def format_frame(frame) -> str:

@@ -12,6 +12,7 @@ import numbers
 import numpy as np
 
 from ..graphlib import Tensor, TensorShape, as_dtype, dtypes
+from ..graphlib.dtypes import DType
 from .registry import apply_op
 
 __all__ = ["convert_to_tensor", "convert_n_to_tensor", "constant", "to_numpy_constant",
@@ -22,8 +23,63 @@ _CONVERSIONS = []
 
 def register_tensor_conversion_function(base_type, conversion_func, priority=100):
     """Teach :func:`convert_to_tensor` a new type: ``conversion_func(value, dtype, name)``."""
+    global _FAST_SCALARS
     _CONVERSIONS.append((priority, base_type, conversion_func))
     _CONVERSIONS.sort(key=lambda t: t[0])
+    _FAST_SCALARS = frozenset(t for t in _FAST_SCALARS if not issubclass(t, base_type))
+
+
+# Python scalars are the most common constants (``y * 1.0001``): they take a direct
+# path to a 0-d array with exactly the dtype and checks of the general rules below.
+# A type leaves this set when a conversion function is registered for it.
+_SCALAR_TYPES = frozenset({float, int, builtins.bool})
+_FAST_SCALARS = _SCALAR_TYPES
+_INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
+
+
+def _fast_targets():
+    """``(python type, id(DType))`` -> (numpy dtype, integer range or None) allowed directly."""
+    out = {}
+    for d in dtypes.ALL_DTYPES:
+        bounds = None
+        if d.is_integer:
+            info = np.iinfo(d.np_dtype)
+            bounds = (int(info.min), int(info.max))
+        if d.is_floating:
+            out[(float, id(d))] = (d, None)
+        if d.is_numeric:
+            out[(int, id(d))] = (d, bounds)
+        if d.is_bool or d.is_numeric:
+            out[(builtins.bool, id(d))] = (d, None)
+    return out
+
+
+_FAST_TARGETS = _fast_targets()
+
+
+def _scalar_constant(value, kind, dtype):
+    """``(read-only 0-d array, DType)`` for a Python scalar, or None for the general path."""
+    if dtype is None:
+        if kind is float:
+            dtype = dtypes.float32
+        elif kind is int:
+            if not _INT32_MIN <= value <= _INT32_MAX:
+                return None
+            dtype = dtypes.int32
+        else:
+            dtype = dtypes.bool
+    else:
+        if type(dtype) is not DType:
+            return None
+        target = _FAST_TARGETS.get((kind, id(dtype)))
+        if target is None:
+            return None  # a refused combination: the general path raises TF1's error
+        dtype, bounds = target
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            return None
+    arr = np.array(value, dtype=dtype.np_dtype)
+    arr.flags.writeable = False
+    return arr, dtype
 
 
 def _contains_tensor(value) -> bool:
@@ -123,6 +179,10 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
         TypeError: for a value ``dtype`` cannot hold.
         ValueError: for a ``shape`` the value cannot take.
     """
+    if shape is None and type(value) in _SCALAR_TYPES:
+        fast = _scalar_constant(value, type(value), dtype)
+        if fast is not None:
+            return apply_op("Const", [], {"value": fast[0], "dtype": fast[1]}, name=name)
     arr = to_numpy_constant(value, dtype)
     if shape is not None:
         shape = [int(d) for d in TensorShape(shape).as_list()]
@@ -160,6 +220,10 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         ValueError: a tensor of the wrong dtype was given.
         TypeError: the value cannot become a tensor.
     """
+    if type(value) is Tensor and dtype is None:
+        return value
+    if type(value) in _FAST_SCALARS and preferred_dtype is None and dtype_hint is None:
+        return constant(value, dtype=dtype, name=name or "Const")
     preferred_dtype = preferred_dtype or dtype_hint
     if isinstance(value, Tensor):
         if dtype is not None and value.dtype is not as_dtype(dtype):
@@ -211,6 +275,13 @@ def convert_same_dtype(*values, names=("x", "y", "z")):
     The first tensor among ``values`` fixes the dtype; Python values and arrays are
     converted to it. Tensors of another dtype raise TypeError naming the argument.
     """
+    if values and type(values[0]) is Tensor:  # the usual case: tensors of one dtype
+        anchor = values[0].dtype
+        for v in values:
+            if type(v) is not Tensor or v.dtype is not anchor:
+                break
+        else:
+            return list(values)
     anchor = None
     for v in values:
         if isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor"):

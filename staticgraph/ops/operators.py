@@ -20,10 +20,15 @@ __all__ = ["install_operators"]
 _VALUE_TYPES = (numbers.Number, list, tuple, np.ndarray, np.generic)
 
 
+_PLAIN_SCALARS = (float, int, bool)   # never tensors: skip the ``_as_graph_tensor`` probe
+
+
 def _binary(fn, op_name, reverse=False):
     def operator(self, other):
-        x = convert_to_tensor(self)
-        if isinstance(other, Tensor) or hasattr(other, "_as_graph_tensor"):
+        x = self if type(self) is Tensor else convert_to_tensor(self)
+        kind = type(other)
+        if kind is Tensor or (kind not in _PLAIN_SCALARS and (
+                isinstance(other, Tensor) or hasattr(other, "_as_graph_tensor"))):
             # Tensors keep their dtype: the op raises TypeError naming both dtypes.
             y = convert_to_tensor(other)
         else:

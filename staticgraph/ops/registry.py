@@ -178,30 +178,42 @@ def apply_op(op_type, inputs=(), attrs=None, name=None, control_inputs=None):
     the single output Tensor, a list of outputs for multi-output ops, or the
     :class:`Operation` for ops without outputs.
     """
-    op_def = get_op_def(op_type)
+    op_def = _REGISTRY.get(op_type) or get_op_def(op_type)
     inputs = list(inputs)
-    if any(not isinstance(t, Tensor) for t in inputs):
-        from .convert import convert_to_tensor
-        graph = graph_of([t for t in inputs if isinstance(t, Tensor) or hasattr(t, "graph")])
-        with graph.as_default():
-            inputs = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in inputs]
-    graph = graph_of(inputs)
+    graph = None
+    for t in inputs:  # the usual case: tensors of one graph
+        if type(t) is not Tensor:
+            graph = None
+            break
+        if graph is None:
+            graph = t.op.graph
+        elif t.op.graph is not graph:
+            graph = None
+            break
+    if graph is None:
+        if any(not isinstance(t, Tensor) for t in inputs):
+            from .convert import convert_to_tensor
+            graph = graph_of([t for t in inputs if isinstance(t, Tensor) or hasattr(t, "graph")])
+            with graph.as_default():
+                inputs = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in inputs]
+        graph = graph_of(inputs)
     full = dict(op_def.attrs)
     if attrs:
-        unknown = set(attrs) - set(full)
-        if unknown:
-            raise TypeError(f"Op {op_type} has no attribute(s) {sorted(unknown)}; "
-                            f"its attributes are {sorted(full)}.")
+        for key in attrs:
+            if key not in full:
+                unknown = set(attrs) - set(full)
+                raise TypeError(f"Op {op_type} has no attribute(s) {sorted(unknown)}; "
+                                f"its attributes are {sorted(full)}.")
         full.update(attrs)
     op = graph.create_op(op_def, inputs, full, name or op_def.default_name or op_type)
     if control_inputs:
         for c in control_inputs:
             op._add_control_input(c.op if isinstance(c, Tensor) else c)
     outs = op.outputs
-    if not outs:
-        return op
     if len(outs) == 1:
         return outs[0]
+    if not outs:
+        return op
     return list(outs)
 
 

@@ -1,6 +1,572 @@
-"""Algebraic simplification (being written)."""
+"""Algebraic simplification: local rewrites that are exact in IEEE arithmetic.
+
+Each rule looks at one op (the table ``RULES`` is indexed by op type) and either
+returns a tensor that always holds the same value -- bit for bit, including
+``-0.0``, ``nan`` and ``inf`` -- or declines. The pass sweeps the ops in
+dependency order and repeats until a sweep changes nothing (at most
+``MAX_SWEEPS`` sweeps); each sweep is linear in the graph's size.
+
+The rules and why each is exact (``c`` is a constant, all of whose elements are
+the value shown; rules that drop ``c`` apply only when broadcasting ``c`` leaves
+``x``'s shape unchanged):
+
+* ``x * 1``, ``1 * x`` -> ``x`` (ints, floats): multiplying by one is exact for
+  every float, including ``-0.0``, ``inf`` and ``nan``. (Not for complex numbers:
+  ``(a+bi)(1+0i)`` computes ``b*0``, which is ``nan`` for ``b = inf``.)
+* ``x + 0``, ``0 + x``, ``x - 0`` -> ``x``: exact for integers. For floats only
+  ``x + (-0.0)`` and ``x - (+0.0)`` are exact: ``-0.0 + (+0.0)`` is ``+0.0``, so
+  ``x + 0.0`` is left alone.
+* ``x / 1`` -> ``x``: ``RealDiv`` and ``DivNoNan`` on floats (IEEE division by one
+  is exact); ``FloorDiv`` and ``TruncateDiv`` on integers only (on floats they
+  round ``x``).
+* ``-(-x)`` -> ``x``: negation flips the sign bit (floats) or is two's complement
+  (integers, where ``-(-MIN) == MIN`` wraps back), so twice is the identity.
+* ``Identity``, ``StopGradient`` and ``Cast`` to the same dtype -> their input:
+  their forward value is their input.
+* ``Reshape(x, s)`` -> ``x`` when ``s`` is ``x``'s own fully known shape or
+  ``tf.shape(x)``; ``Reshape(Reshape(x, s1), s2)`` -> ``Reshape(x, s2)`` when the
+  inner reshape cannot fail where the outer one succeeds (checked from the
+  constant shapes, so run-time errors are kept too): reshaping never reorders
+  elements.
+* ``Transpose(Transpose(x, p1), p2)`` -> ``x`` when ``p1[p2]`` is the identity,
+  else ``Transpose(x, p1[p2])``: output dim ``i`` of the pair is input dim
+  ``p1[p2[i]]``; only element positions move.
+* ``Squeeze(ExpandDims(x, d), [d])`` and ``ExpandDims(Squeeze(x, [d]), d)`` (when
+  dim ``d`` of ``x`` is known to be 1) -> ``x``.
+* ``SumToShape(g, s)`` and ``BroadcastTo(x, s)`` -> their input when ``s`` is the
+  input's own fully known shape (or ``tf.shape`` of it): both return the input.
+* ``(x * c1) * c2`` -> ``x * (c1 * c2)``: integers always (wrap-around
+  multiplication is associative). Floats only when every element of ``c1`` is
+  ``±2**k`` with ``k >= 0``, every ``|c2| >= 1`` unless ``|c1| == 1``, and
+  ``c1 * c2`` is finite: then ``x * c1`` is exact (scaling up by a power of two
+  never rounds and never underflows) or overflows to ``±inf``, in which case
+  ``|x * c1 * c2|`` overflows too. In general float multiplication is not
+  associative (``x * 4 * 0.25`` differs from ``x`` when ``x * 4`` overflows, and
+  ``x * 0.5 * 0.5`` double-rounds subnormals), so no other case is merged.
+
+Guards that hold for every rule: the rewritten op has no control inputs (its
+consumers would lose that ordering); constants and shape tensors that a rewrite
+stops reading must be side-effect free; the replacement's static shape is at
+least as precise as the old one (fetches keep their rank, so scalars stay
+scalars); and session state keeps its timing. Sessions read a variable where a
+consumer runs, and ``Apply*`` ops update variables in place, so while this
+signature writes variables a read is never moved past a write: an ``Identity``
+of a written variable stays, and an op that makes a fresh array (``x * 1``)
+is not replaced by a tensor that may share a variable's memory.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..ops.static_value import constant_value, constant_value_as_shape
+
+__all__ = ["simplify", "RULES", "MAX_SWEEPS"]
+
+MAX_SWEEPS = 10
+
+
+# --------------------------------------------------------------------- context
+class _Context:
+    """What the rules need to know about the working graph, computed once per pass."""
+
+    def __init__(self, working, pass_name):
+        self.working = working
+        self.pass_name = pass_name
+        self.dead = set()        # ids of ops no live op or fetch needs any more
+        self.memo = {}           # (id(constant), rule) -> whether the rule's test holds
+        ops = working.ops()
+        self.written = set()     # ids of variable ops this signature writes
+        for op in ops:
+            d = op.op_def
+            if d.writes_refs:
+                for j in d.ref_inputs:
+                    if j < len(op.inputs):
+                        self.written.add(id(op.inputs[j].op))
+        fed = {id(t.op) for t in working.feeds}
+        self.kept = {id(c) for op in ops for c in op.control_inputs}   # ordering targets
+        self.kept.update(id(f) for f in working.fetches if not hasattr(f, "value_index"))
+        self.readers = {}        # id(tensor) -> reads by live ops
+        for op in ops:
+            self._count_reads(op, 1)
+        self.pure = set()        # ids of ops with no side effects up to the sources
+        self.aliases = set()     # ids of tensors that may share a variable's memory
+        for op in ops:           # dependency order
+            d = op.op_def
+            if id(op) in fed or (not (d.stateful or d.must_feed or d.is_variable)
+                                 and not op.control_inputs
+                                 and all(id(t.op) in self.pure for t in op.inputs)):
+                self.pure.add(id(op))
+            if self.written:
+                self._note_aliasing(op)
+
+    def _note_aliasing(self, op):
+        d = op.op_def
+        view = d.returns_view
+        viewed = op.inputs if view is True else [op.inputs[i] for i in (view or ())
+                                                 if i < len(op.inputs)]
+        if d.is_variable or d.ref_inputs or any(id(t) in self.aliases for t in viewed):
+            self.aliases.update(id(t) for t in op.outputs)
+
+    def _count_reads(self, op, n):
+        readers = self.readers
+        for t in op.inputs:
+            readers[id(t)] = readers.get(id(t), 0) + n
+
+    def replaced(self, old, new):
+        """Record that the live reads of ``old`` now read ``new``; retire ``old.op``."""
+        self.readers[id(new)] = self.readers.get(id(new), 0) + self.readers.pop(id(old), 0)
+        self.retire(old.op)
+
+    def retire(self, op):
+        """Mark ``op`` dead, and its producers that no live op reads any more."""
+        stack = [op]
+        while stack:
+            o = stack.pop()
+            if id(o) in self.dead:
+                continue
+            self.dead.add(id(o))
+            self._count_reads(o, -1)
+            for t in o.inputs:
+                p = t.op
+                if id(p) in self.dead or id(p) in self.kept:
+                    continue
+                if all(not self.readers.get(id(u)) and not self.working.is_fetched(u)
+                       for u in p.outputs):
+                    stack.append(p)
+
+    def is_pure(self, t):
+        """True when no longer reading ``t`` drops no side effect."""
+        return id(t.op) in self.pure or (t.op.type == "Const" and not t.op.control_inputs)
+
+    def const(self, t):
+        """The value of a side-effect-free constant tensor, else None."""
+        if t.op.type == "Const" and not t.op.control_inputs:
+            return np.asarray(t.op.attrs["value"])
+        return None
+
+    def static(self, t):
+        """``t``'s value if known while compiling and dropping ``t`` is harmless."""
+        if not self.is_pure(t):
+            return None
+        v = self.const(t)
+        return v if v is not None else constant_value(t)
+
+    def sole_reader(self, t, op):
+        """True when ``op`` (which reads ``t``) is its only live reader and ``t`` is not
+        fetched."""
+        return self.readers.get(id(t)) == 1 and not self.working.is_fetched(t)
+
+    def only_reader(self, t):
+        """The one live op that reads ``t`` once, else None."""
+        if self.readers.get(id(t)) != 1 or self.working.is_fetched(t):
+            return None
+        for c in self.working.consumers(t):
+            if id(c) not in self.dead:
+                return c
+        return None
+
+    def add_op(self, op_type, inputs, attrs, like):
+        """A new op in the copy, attributed to ``like``'s user line."""
+        w = self.working
+        table = w._consumers  # add_op drops the consumer table; keep it (linear pass)
+        op = w.add_op(op_type, inputs, attrs, like=like, pass_name=self.pass_name)
+        self._count_reads(op, 1)
+        if table is not None:
+            for t in op.inputs:
+                table.setdefault(id(t), []).append(op)
+            w._consumers = table
+        if all(self.is_pure(t) for t in op.inputs):
+            self.pure.add(id(op))
+        if self.written:
+            self._note_aliasing(op)
+        return op
+
+    def constant(self, value, dtype, like):
+        """A Const of ``value``; small values made by this pass are shared."""
+        value = np.array(value, dtype=dtype.np_dtype)
+        value.flags.writeable = False
+        key = ("const", value.dtype.str, value.shape, value.tobytes()) \
+            if value.size <= 16 else None
+        t = self.memo.get(key)
+        if t is None:
+            t = self.add_op("Const", [], {"value": value, "dtype": dtype}, like).outputs[0]
+            if key is not None:
+                self.memo[key] = t
+        return t
+
+
+# --------------------------------------------------------------------- helpers
+def _exact_kind(t):
+    """Integer or real floating dtype (the rules' arithmetic facts hold for these)."""
+    return t.dtype.np_dtype.kind in "iuf"
+
+
+def _keeps_shape(x, c, out):
+    """True when broadcasting constant value ``c`` against ``x`` leaves ``x``'s shape."""
+    if out.shape.raw != x.shape.raw:
+        return False
+    raw = x.shape.raw
+    if raw is None:
+        return c.ndim == 0
+    if c.ndim > len(raw):
+        return False
+    return all(d == 1 or d == xd for d, xd in zip(c.shape[::-1], raw[::-1]))
+
+
+def _is_shape_of(ctx, s, x):
+    """True when ``s`` is ``tf.shape(x)`` (dropping it drops nothing: ``x`` stays)."""
+    return s.op.type == "Shape" and s.op.inputs[0] is x and not s.op.control_inputs
+
+
+def _own_shape(ctx, s, x):
+    """True when the shape tensor ``s`` is ``x``'s own shape and ``s`` can be dropped."""
+    if _is_shape_of(ctx, s, x):
+        return True
+    if not x.shape.is_fully_defined():
+        return False
+    v = ctx.static(s)
+    return v is not None and np.ndim(v) == 1 and tuple(int(d) for d in v) == x.shape.raw
+
+
+def _producer(ctx, t, op_type):
+    """``t``'s op when it has type ``op_type``, no control inputs and is live."""
+    p = t.op
+    if p.type == op_type and not p.control_inputs and id(p) not in ctx.dead:
+        return p
+    return None
+
+
+def _drop_constant(pred, name, dtypes_ok=_exact_kind, sides=(0, 1)):
+    """A rule ``x (op) c -> x`` for a constant ``c`` whose every element meets ``pred``."""
+    def rule(ctx, op):
+        if not dtypes_ok(op.outputs[0]):
+            return None
+        for side in sides:
+            c, x = op.inputs[1 - side], op.inputs[side]
+            v = ctx.const(c)
+            if v is None:
+                continue
+            key = (id(c), name)        # constants are shared by many ops: test each once
+            hit = ctx.memo.get(key)
+            if hit is None:
+                hit = ctx.memo[key] = bool(v.size and np.all(pred(v)))
+            if hit and _keeps_shape(x, v, op.outputs[0]):
+                return x, name
+        return None
+    rule.__name__ = f"drop_{name.replace(' ', '_')}"
+    return rule
+
+
+def _zero_exact_in_add(v):
+    """Elements ``z`` with ``x + z == x`` for every ``x``: 0 (ints) or -0.0 (floats)."""
+    return (v == 0) & np.signbit(v) if v.dtype.kind == "f" else v == 0
+
+
+def _zero_exact_in_sub(v):
+    """Elements ``z`` with ``x - z == x`` for every ``x``: 0 (ints) or +0.0 (floats)."""
+    return (v == 0) & ~np.signbit(v) if v.dtype.kind == "f" else v == 0
+
+
+def _floats(t):
+    return t.dtype.np_dtype.kind == "f"
+
+
+def _ints(t):
+    return t.dtype.np_dtype.kind in "iu"
+
+
+# ----------------------------------------------------------------------- rules
+def _identity(reason):
+    def rule(ctx, op):
+        return op.inputs[0], reason
+    rule.__name__ = f"remove_{reason.split()[0].lower()}"
+    return rule
+
+
+def _double_negation(ctx, op):
+    inner = _producer(ctx, op.inputs[0], "Neg")
+    if inner is None:
+        return None
+    return inner.inputs[0], "-(-x) is x"
+
+
+def _noop_cast(ctx, op):
+    x = op.inputs[0]
+    if op.attrs.get("DstT") == x.dtype:
+        return x, "cast to its own dtype"
+    return None
+
+
+def _scaling(ctx, op):
+    """``(x, c tensor, c value)`` for ``op = x * c`` (a live, plain Mul by one
+    constant), else None."""
+    if op.type != "Mul" or op.control_inputs or id(op) in ctx.dead:
+        return None
+    a, b = op.inputs
+    ca, cb = ctx.const(a), ctx.const(b)
+    if (ca is None) == (cb is None):
+        return None
+    return (b, a, ca) if ca is not None else (a, b, cb)
+
+
+def _merge_scalings(ctx, op):
+    """``x * c1 * c2 * ...`` -> ``x * (c1 * c2 * ...)`` where exact (module docstring).
+
+    Fires once per chain, at its top, and walks down the chain; runs of constants
+    that merge exactly (from the bottom up) each become one Mul by one constant.
+    """
+    out = op.outputs[0]
+    link = _scaling(ctx, op)
+    if link is None or not _exact_kind(out) or _extends(ctx, op):
+        return None
+    chain = [(op,) + link]            # (op, x, c tensor, c value), top to bottom
+    while True:
+        x = chain[-1][1]
+        below = _scaling(ctx, x.op)
+        if below is None or not ctx.sole_reader(x, chain[-1][0]):
+            break
+        chain.append((x.op,) + below)
+    if len(chain) < 2:
+        return None
+    chain.reverse()                   # bottom to top
+    edits, data = [], chain[0][1]
+    run, acc = [chain[0][0]], chain[0][3]
+    for link in chain[1:] + [None]:
+        if link is not None:
+            product = _merged(ctx, acc, link[3], out.dtype)
+            if product is not None:
+                run.append(link[0])
+                acc = product
+                continue
+        top = run[-1]
+        if len(run) > 1:
+            merged = ctx.add_op("Mul", [data, ctx.constant(acc, out.dtype, top)], {}, top)
+            edits.append((top.outputs[0], merged.outputs[0], "x * c1 * c2 is x * (c1 * c2)"))
+            data = merged.outputs[0]
+        else:
+            data = top.outputs[0]
+        if link is not None:
+            run, acc = [link[0]], link[3]
+    return edits or None
+
+
+def _merged(ctx, c1, c2, dtype):
+    """``c1 * c2`` when ``(x * c1) * c2 == x * (c1 * c2)`` for every ``x``, else None."""
+    key = None
+    if c1.size <= 16 and c2.size <= 16:  # chains repeat small constants: test each pair once
+        key = ("merge", c1.dtype.str, c1.shape, c1.tobytes(), c2.shape, c2.tobytes())
+    if key is not None and key in ctx.memo:
+        return ctx.memo[key]
+    with np.errstate(all="ignore"):
+        product = np.multiply(c1, c2, dtype=dtype.np_dtype)
+        if dtype.np_dtype.kind == "f" and not _exact_float_merge(c1, c2, product):
+            product = None
+    if key is not None:
+        ctx.memo[key] = product
+    return product
+
+
+def _extends(ctx, op):
+    """True when ``op``'s only reader is a Mul by a constant (the chain goes on)."""
+    t = op.outputs[0]
+    reader = ctx.only_reader(t)
+    up = None if reader is None else _scaling(ctx, reader)
+    return up is not None and up[0] is t
+
+
+def _exact_float_merge(c1, c2, product):
+    """The float conditions under which ``(x * c1) * c2 == x * (c1 * c2)`` for every x."""
+    a1, a2 = np.abs(c1), np.abs(c2)
+    mantissa, _ = np.frexp(c1)
+    power_of_two_up = (a1 >= 1) & (np.abs(mantissa) == 0.5)
+    return bool(np.all(power_of_two_up) and np.all((a1 == 1) | (a2 >= 1))
+                and np.all(np.isfinite(c2)) and np.all(np.isfinite(product)))
+
+
+def _reshape(ctx, op):
+    x, s = op.inputs
+    if _own_shape(ctx, s, x) or (x.shape.is_fully_defined() and ctx.is_pure(s)
+                                 and op.outputs[0].shape.raw == x.shape.raw):
+        return x, "reshape to its own shape"
+    inner = _producer(ctx, x, "Reshape")
+    if inner is None or not ctx.sole_reader(x, op):
+        return None
+    source, s1 = inner.inputs
+    v1 = ctx.static(s1)
+    if v1 is None or not _same_failures(source, v1, constant_value(s)):
+        return None
+    return (ctx.add_op("Reshape", [source, s], {}, op).outputs[0],
+            "reshape of a reshape is one reshape")
+
+
+def _shape_terms(v):
+    """(product of the given sizes, has -1) for a shape vector, None when unusual."""
+    v = [int(d) for d in np.reshape(v, -1)]
+    if any(d < -1 for d in v) or v.count(-1) > 1:
+        return None
+    product = int(np.prod([d for d in v if d != -1], dtype=np.int64))
+    return (product, -1 in v) if product > 0 else None
+
+
+def _same_failures(source, v1, v2):
+    """True when ``Reshape(Reshape(source, v1), v2)`` and ``Reshape(source, v2)`` fail
+    for the same inputs (and so, where they succeed, agree)."""
+    if source.shape.is_fully_defined() and source.shape.num_elements() > 0:
+        return True  # the inner reshape was checked while declaring
+    t1 = _shape_terms(v1)
+    t2 = None if v2 is None else _shape_terms(v2)
+    if t1 is None or t2 is None:
+        return False
+    (p1, m1), (p2, m2) = t1, t2
+    if not m1:  # the inner reshape accepts exactly p1 elements
+        return not m2 and p1 == p2
+    return p2 % p1 == 0  # inner accepts multiples of p1; the outer's sizes are among them
+
+
+def _transpose(ctx, op):
+    x, p2t = op.inputs
+    inner = _producer(ctx, x, "Transpose")
+    p2 = constant_value(p2t)
+    if inner is None or p2 is None:
+        return None
+    source, p1t = inner.inputs
+    p1 = ctx.static(p1t)
+    if p1 is None or np.shape(p1) != np.shape(p2) or source.shape.rank != np.size(p1):
+        return None
+    composed = np.asarray(p1).reshape(-1)[np.asarray(p2).reshape(-1)]
+    if (composed == np.arange(composed.size)).all():
+        return source, "transposes with inverse permutations"
+    if not ctx.sole_reader(x, op):
+        return None
+    perm = ctx.constant(composed, p2t.dtype, op)
+    return (ctx.add_op("Transpose", [source, perm], {}, op).outputs[0],
+            "transpose of a transpose is one transpose")
+
+
+def _squeeze(ctx, op):
+    dims = tuple(op.attrs.get("squeeze_dims") or ())
+    inner = _producer(ctx, op.inputs[0], "ExpandDims")
+    if inner is None or len(dims) != 1:
+        return None
+    x, d = inner.inputs
+    v, r = ctx.static(d), x.shape.rank
+    if v is None or r is None or np.size(v) != 1:
+        return None
+    if int(np.reshape(v, -1)[0]) % (r + 1) == dims[0] % (r + 1):
+        return x, "squeeze of the dimension just expanded"
+    return None
+
+
+def _expand_dims(ctx, op):
+    inner = _producer(ctx, op.inputs[0], "Squeeze")
+    v = ctx.static(op.inputs[1])
+    if inner is None or v is None or np.size(v) != 1:
+        return None
+    x, dims = inner.inputs[0], tuple(inner.attrs.get("squeeze_dims") or ())
+    r = x.shape.rank
+    if r is None or len(dims) != 1:
+        return None
+    a = dims[0] % r
+    if x.shape.raw[a] == 1 and int(np.reshape(v, -1)[0]) % r == a:
+        return x, "expand of the dimension just squeezed"
+    return None
+
+
+def _to_own_shape(reason):
+    def rule(ctx, op):
+        x, s = op.inputs
+        if _own_shape(ctx, s, x) or (_shape_matches(x, s) and ctx.is_pure(s)):
+            return x, reason
+        return None
+    rule.__name__ = f"remove_{reason.split()[0].lower()}"
+    return rule
+
+
+def _shape_matches(x, s):
+    target = constant_value_as_shape(s)
+    return (x.shape.is_fully_defined() and target.is_fully_defined()
+            and target.raw == x.shape.raw)
+
+
+RULES = {
+    "Mul": (_drop_constant(lambda v: v == 1, "x * 1"), _merge_scalings),
+    "Add": (_drop_constant(_zero_exact_in_add, "x + 0"),),
+    "Sub": (_drop_constant(_zero_exact_in_sub, "x - 0", sides=(0,)),),
+    "RealDiv": (_drop_constant(lambda v: v == 1, "x / 1", _floats, (0,)),),
+    "DivNoNan": (_drop_constant(lambda v: v == 1, "x / 1", _floats, (0,)),),
+    "FloorDiv": (_drop_constant(lambda v: v == 1, "x // 1", _ints, (0,)),),
+    "TruncateDiv": (_drop_constant(lambda v: v == 1, "x // 1", _ints, (0,)),),
+    "Neg": (_double_negation,),
+    "Identity": (_identity("Identity forwards its input"),),
+    "StopGradient": (_identity("StopGradient forwards its input (gradients are built)"),),
+    "Cast": (_noop_cast,),
+    "Reshape": (_reshape,),
+    "Transpose": (_transpose,),
+    "Squeeze": (_squeeze,),
+    "ExpandDims": (_expand_dims,),
+    "SumToShape": (_to_own_shape("SumToShape to its input's own shape"),),
+    "BroadcastTo": (_to_own_shape("BroadcastTo its input's own shape"),),
+}
+"""Op type -> the rules tried on ops of that type, in order. A rule takes the pass
+context and the op and returns ``(replacement tensor, reason)`` for the op's output,
+a list of ``(old tensor, replacement, reason)``, or None."""
+
+
+# ---------------------------------------------------------------------- driver
+def _at_least_as_precise(new, old):
+    """``new``'s static shape refines ``old``'s (consumers were inferred with ``old``)."""
+    o, n = old.shape.raw, new.shape.raw
+    if o is None:
+        return True
+    return n is not None and len(n) == len(o) and all(a is None or a == b
+                                                      for a, b in zip(o, n))
+
+
+def _keeps_state_timing(ctx, op, new):
+    """Reads of state stay where they were (see the module docstring)."""
+    if not ctx.written:
+        return True
+    if new.op.op_def.is_variable and id(new.op) in ctx.written:
+        return False  # the read would move to the consumers, past a write
+    return bool(op.op_def.returns_view) or id(new) not in ctx.aliases
 
 
 def simplify(working, pass_name="simplify"):
-    """Apply the exact algebraic rewrites to a fixed point; returns edits made."""
-    return 0
+    """Apply the exact algebraic rewrites to a fixed point; returns edits made.
+
+    Args:
+        working: the session's :class:`~staticgraph.optimizer.working_graph.WorkingGraph`.
+        pass_name: the name edits are recorded under in the report.
+
+    Returns:
+        The number of tensors replaced.
+    """
+    ctx = _Context(working, pass_name)
+    edits = 0
+    for _ in range(MAX_SWEEPS):
+        changed = 0
+        for op in working.ops():
+            rules = RULES.get(op.type)
+            if not rules or op.control_inputs or len(op.outputs) != 1 or id(op) in ctx.dead:
+                continue
+            for rule in rules:
+                found = rule(ctx, op)
+                if found is None:
+                    continue
+                if isinstance(found, tuple):
+                    found = [(op.outputs[0],) + found]
+                done = 0
+                for old, new, reason in found:
+                    if (new.dtype is old.dtype and _at_least_as_precise(new, old)
+                            and _keeps_state_timing(ctx, old.op, new)):
+                        working.replace(old, new, reason, pass_name)
+                        ctx.replaced(old, new)
+                        done += 1
+                if done:
+                    changed += done
+                    break
+        edits += changed
+        if not changed:
+            break
+    return edits

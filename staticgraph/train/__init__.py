@@ -7,12 +7,19 @@ ops computed from the global step.
 
 from .adagrad import AdagradOptimizer
 from .adam import AdamOptimizer
+from .checkpoint_management import (CheckpointReader, CheckpointState, NewCheckpointReader,
+                                    checkpoint_exists, generate_checkpoint_state_proto,
+                                    get_checkpoint_mtimes, get_checkpoint_state,
+                                    latest_checkpoint, list_variables, load_variable,
+                                    remove_checkpoint, update_checkpoint_state)
 from .gradient_descent import GradientDescentOptimizer
 from .learning_rate_decay import (cosine_decay, exponential_decay, inverse_time_decay,
                                   natural_exp_decay, piecewise_constant, polynomial_decay)
+from .meta_graph import export_meta_graph, import_meta_graph
 from .momentum import MomentumOptimizer
 from .optimizer import Optimizer
 from .rmsprop import RMSPropOptimizer
+from .saver import Saver, SaverDef
 from .training_util import (assert_global_step, create_global_step, get_global_step,
                             get_or_create_global_step, global_step)
 
@@ -21,5 +28,9 @@ __all__ = [
     "RMSPropOptimizer", "AdagradOptimizer", "get_global_step", "create_global_step",
     "get_or_create_global_step", "global_step", "assert_global_step", "exponential_decay",
     "piecewise_constant", "polynomial_decay", "natural_exp_decay", "inverse_time_decay",
-    "cosine_decay",
+    "cosine_decay", "Saver", "SaverDef", "CheckpointState", "CheckpointReader",
+    "NewCheckpointReader", "checkpoint_exists", "get_checkpoint_state", "latest_checkpoint",
+    "update_checkpoint_state", "generate_checkpoint_state_proto", "get_checkpoint_mtimes",
+    "remove_checkpoint", "list_variables", "load_variable", "export_meta_graph",
+    "import_meta_graph",
 ]
