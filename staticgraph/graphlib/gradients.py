@@ -12,6 +12,7 @@ forward code. Because gradients are ops, they can be differentiated again.
 from __future__ import annotations
 
 from .default_graph import name_scope
+from .graph import collector_paused
 from .operation import Operation
 from .tensor import Tensor
 from .user_frame import format_frame
@@ -19,15 +20,21 @@ from .user_frame import format_frame
 __all__ = ["gradients", "hessians"]
 
 
+_OPS_API = None
+
+
 def _ops_api():
     # The engine creates ops through the public op functions; imported late because
     # staticgraph.ops builds on graphlib.
-    from ..ops import array_fill, array_shape, broadcast_grad, math_binary
-    return array_fill, array_shape, broadcast_grad, math_binary
+    global _OPS_API
+    if _OPS_API is None:
+        from ..ops import array_fill, array_shape, broadcast_grad, math_binary
+        _OPS_API = array_fill, array_shape, broadcast_grad, math_binary
+    return _OPS_API
 
 
 def _as_tensor(value):
-    if isinstance(value, Tensor):
+    if type(value) is Tensor or isinstance(value, Tensor):
         return value
     element = getattr(value, "_as_graph_element", None)
     if element is not None:  # a Variable: differentiate with respect to its storage
@@ -77,10 +84,16 @@ def _reaching(ys, stop_ids):
 
 def _consumers(graph):
     out = {}
-    for op in graph.get_operations():
+    for op in graph._ops:
+        refs = op.op_def.ref_inputs
         for j, t in enumerate(op.inputs):
-            if j not in op.op_def.ref_inputs:
-                out.setdefault(id(t), []).append(op)
+            if not refs or j not in refs:
+                key = id(t)
+                users = out.get(key)
+                if users is None:
+                    out[key] = [op]
+                else:
+                    users.append(op)
     return out
 
 
@@ -133,6 +146,11 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
     if unconnected_gradients not in ("none", "zero"):
         raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r} "
                          "(expected 'none' or 'zero')")
+    with collector_paused():
+        return _gradients(ys, xs, grad_ys, name, stop_gradients, unconnected_gradients)
+
+
+def _gradients(ys, xs, grad_ys, name, stop_gradients, unconnected_gradients):
     ys = [_as_tensor(y) for y in _as_list(ys)]
     xs = [_as_tensor(x) for x in _as_list(xs)]
     grad_ys = [None] * len(ys) if grad_ys is None else _as_list(grad_ys)
@@ -147,8 +165,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         consumers = _consumers(graph)
         forward = _reachable_from(xs, consumers)
         backward, _ = _reaching(ys, stop_ids)
-        between = [op for op in graph.get_operations()
-                   if id(op) in forward and id(op) in backward]
+        between = [op for op in graph.get_operations() if id(op) in forward
+                   and id(op) in backward]
         grads = {}
         for i, (y, gy) in enumerate(zip(ys, grad_ys)):
             if gy is None:
@@ -174,11 +192,15 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
 
 def _backprop_op(op: Operation, grads, forward, stop_ids, x_ids, scope):
     """Apply ``op``'s gradient rule, adding its input gradients to ``grads``."""
-    if not any(grads.get(id(t)) for t in op.outputs if id(t) not in stop_ids):
+    for t in op.outputs:
+        if grads.get(id(t)) and id(t) not in stop_ids:
+            break
+    else:
         return
     op_def = op.op_def
+    refs = op_def.ref_inputs
     wanted = [j for j, t in enumerate(op.inputs)
-              if j not in op_def.ref_inputs and _differentiable(t) and id(t) not in stop_ids
+              if (not refs or j not in refs) and t.dtype.is_floating and id(t) not in stop_ids
               and (id(t.op) in forward or id(t) in x_ids)]
     if not wanted:
         return
@@ -188,13 +210,14 @@ def _backprop_op(op: Operation, grads, forward, stop_ids, x_ids, scope):
             f"at {format_frame(op.traceback)}: a gradient was asked through it for input(s) "
             f"{', '.join(op.inputs[j].name for j in wanted)}. Wrap the value in "
             "tf.stop_gradient() if no gradient should flow there.")
-    array_fill = _ops_api()[0]
     graph = op.graph
-    with graph.attributed_to(op.traceback), name_scope(f"{scope}{op.name}_grad/"):
-        out_grads = [None if id(t) in stop_ids else _sum(grads.get(id(t), []))
+    # The ops of this rule go under ``<scope><op>_grad/`` and record the forward op's
+    # user line (what ``attributed_to`` and an absolute ``name_scope`` do, per op).
+    with graph._declaring_as(f"{scope}{op.name}_grad", op.traceback):
+        out_grads = [None if id(t) in stop_ids else _sum(grads.get(id(t), ()))
                      for t in op.outputs]
-        filled = [g if g is not None or not _differentiable(t) else array_fill.zeros_like(t)
-                  for t, g in zip(op.outputs, out_grads)]
+        filled = [g if g is not None or not _differentiable(t)
+                  else _ops_api()[0].zeros_like(t) for t, g in zip(op.outputs, out_grads)]
         in_grads = list(op_def.grad(op, *filled))
         if len(in_grads) != len(op.inputs):
             raise ValueError(f"Gradient rule of {op.type} returned {len(in_grads)} gradients "
@@ -203,10 +226,16 @@ def _backprop_op(op: Operation, grads, forward, stop_ids, x_ids, scope):
             g = in_grads[j]
             if g is None:
                 continue
-            g = _as_tensor(g)
+            if type(g) is not Tensor:
+                g = _as_tensor(g)
             if op_def.grad_broadcasts:
                 g = _reduce_to_input(g, op.inputs[j])
-            grads.setdefault(id(op.inputs[j]), []).append(g)
+            key = id(op.inputs[j])
+            partial = grads.get(key)
+            if partial is None:
+                grads[key] = [g]
+            else:
+                partial.append(g)
 
 
 def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,

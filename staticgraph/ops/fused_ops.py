@@ -193,6 +193,19 @@ def _check_program(program, n_inputs):
                 raise ValueError(f"FusedElementwise step {j}: unknown operand kind {kind!r}")
 
 
+def _maximum(x, y, out):
+    return np.maximum(x, y, out=out)
+
+
+def _minimum(x, y, out):
+    return np.minimum(x, y, out=out)
+
+
+def _positional(name):
+    """The ufunc called as ``fn(*operands, out)`` (numpy deprecates that for max/min)."""
+    return {"maximum": _maximum, "minimum": _minimum}.get(name) or getattr(np, name)
+
+
 def _const_key(value):
     """Constants by exact value: ``-0.0`` is not ``0.0`` and nan is itself."""
     return type(value).__name__, repr(value)
@@ -270,7 +283,7 @@ class FusedElementwise(OpDef):
             for (name, refs), target in zip(program, targets):
                 regs = [value if kind == "input" else targets[value] if kind == "step"
                         else const_reg[_const_key(value)] for kind, value in refs]
-                flat.append((getattr(np, name), regs[0], regs[1] if len(regs) > 1 else -1,
+                flat.append((_positional(name), regs[0], regs[1] if len(regs) > 1 else -1,
                              target))
             plans[inplace] = (flat, n_buf, targets[-1])
         ufuncs = [getattr(np, name) for name, _ in program]
@@ -332,11 +345,13 @@ def fused_conv2d(x, filter, bias, strides=(1, 1, 1, 1), padding="VALID", data_fo
     """``activation(conv2d(x, filter) + bias)`` as one FusedConv2D op.
 
     ``bias_format`` ("NHWC": last dimension, "NCHW": dimension 1) defaults to
-    ``data_format``; the other arguments are Conv2D's and FusedMatMul's.
+    ``data_format`` for a BiasAdd and to "NHWC" for an Add (numpy broadcasting); the
+    other arguments are Conv2D's and FusedMatMul's.
     """
     attrs = {"strides": tuple(strides), "padding": padding, "data_format": data_format,
              "dilations": tuple(dilations), "explicit_paddings": tuple(explicit_paddings),
-             "bias_op": bias_op, "bias_format": bias_format or data_format,
+             "bias_op": bias_op,
+             "bias_format": bias_format or (data_format if bias_op == "BiasAdd" else "NHWC"),
              "activation": activation, "alpha": float(alpha)}
     return apply_op("FusedConv2D", [x, filter, bias], attrs, name=name)
 

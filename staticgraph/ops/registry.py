@@ -191,12 +191,16 @@ def apply_op(op_type, inputs=(), attrs=None, name=None, control_inputs=None):
             graph = None
             break
     if graph is None:
-        if any(not isinstance(t, Tensor) for t in inputs):
+        if not inputs:
+            graph = get_default_graph()
+        elif any(not isinstance(t, Tensor) for t in inputs):
             from .convert import convert_to_tensor
             graph = graph_of([t for t in inputs if isinstance(t, Tensor) or hasattr(t, "graph")])
             with graph.as_default():
                 inputs = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in inputs]
-        graph = graph_of(inputs)
+            graph = graph_of(inputs)
+        else:
+            graph = graph_of(inputs)
     full = dict(op_def.attrs)
     if attrs:
         for key in attrs:

@@ -21,7 +21,9 @@ def attr_key(value):
         return tuple(attr_key(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((k, attr_key(v)) for k, v in value.items()))
-    if isinstance(value, (DType, TensorShape)) or value is None:
+    if isinstance(value, DType):  # singletons: the name hashes faster than the object
+        return ("dtype", value.name)
+    if isinstance(value, TensorShape) or value is None:
         return value
     if isinstance(value, float) and value != value:  # nan equals itself here
         return ("nan",)
@@ -36,13 +38,18 @@ def eliminate_common_subexpressions(working, pass_name="cse"):
     """Merge duplicate stateless ops into their first occurrence; returns merges made."""
     seen = {}
     merged = 0
+    mergeable = {}  # op definition -> may merge (looked up once per op type)
     for op in list(working.ops()):
         d = op.op_def
-        if d.stateful or d.must_feed or d.is_variable or d.ref_inputs or not op.outputs:
+        ok = mergeable.get(d)
+        if ok is None:
+            ok = mergeable[d] = not (d.stateful or d.must_feed or d.is_variable or d.ref_inputs)
+        if not ok or not op.outputs:
             continue
-        key = (op.type, tuple(id(t) for t in op.inputs),
-               tuple(sorted(id(c) for c in op.control_inputs)),
-               tuple(sorted((k, attr_key(v)) for k, v in op.attrs.items())))
+        key = (op.type, tuple([id(t) for t in op.inputs]),
+               tuple(sorted([id(c) for c in op.control_inputs])) if op.control_inputs else (),
+               tuple(sorted([(k, attr_key(v)) for k, v in op.attrs.items()]))
+               if op.attrs else ())
         first = seen.get(key)
         if first is None:
             seen[key] = op

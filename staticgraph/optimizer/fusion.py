@@ -167,6 +167,11 @@ def fuse(working, pass_name="fuse"):
             _fuse_contraction(op, matcher, edits)
     _fuse_elementwise(matcher, edits)
     edits.apply()
+    if edits.fusions:
+        # New ops took ``len(ops)`` as their id, which an earlier prune may have left
+        # to another op; plans name values by id, so make the ids unique again.
+        for i, op in enumerate(working.graph._ops):
+            op._id = i
     return edits.fusions
 
 

@@ -9,6 +9,7 @@ user's graph is never changed.
 from __future__ import annotations
 
 from ..graphlib import Graph
+from ..graphlib.graph import collector_paused
 from .constant_folding import fold_constants
 from .cse import eliminate_common_subexpressions
 from .report import Report
@@ -40,6 +41,11 @@ def optimize_signature(graph: Graph, fetches, feeds=(), level=DEFAULT_LEVEL,
     """The optimized copy for fetching ``fetches`` (tensors/ops) while feeding ``feeds``."""
     if level not in LEVELS:
         raise ValueError(f"optimizer level must be one of {LEVELS}, got {level!r}")
+    with collector_paused():  # a large copy is built at once: keep it linear
+        return _optimize(graph, fetches, feeds, level, constant_folding, cse)
+
+
+def _optimize(graph, fetches, feeds, level, constant_folding, cse):
     report = Report(level)
     working = WorkingGraph.copy(graph, list(fetches), list(feeds), report)
     for name, run_pass in _passes(level, constant_folding, cse):

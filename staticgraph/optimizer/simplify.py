@@ -48,7 +48,8 @@ Guards that hold for every rule: the rewritten op has no control inputs (its
 consumers would lose that ordering); constants and shape tensors that a rewrite
 stops reading must be side-effect free; the replacement's static shape is at
 least as precise as the old one (fetches keep their rank, so scalars stay
-scalars); and session state keeps its timing. Sessions read a variable where a
+scalars; a fetched tensor may be replaced, since ``replace`` moves the fetch and
+the value is the same); and session state keeps its timing. Sessions read a variable where a
 consumer runs, and ``Apply*`` ops update variables in place, so while this
 signature writes variables a read is never moved past a write: an ``Identity``
 of a written variable stays, and an op that makes a fresh array (``x * 1``)
@@ -59,6 +60,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..graphlib import Tensor
 from ..ops.static_value import constant_value, constant_value_as_shape
 
 __all__ = ["simplify", "RULES", "MAX_SWEEPS"]
@@ -74,7 +76,7 @@ class _Context:
         self.working = working
         self.pass_name = pass_name
         self.dead = set()        # ids of ops no live op or fetch needs any more
-        self.memo = {}           # (id(constant), rule) -> whether the rule's test holds
+        self.memo = {}           # tests and constants worth computing once
         ops = working.ops()
         self.written = set()     # ids of variable ops this signature writes
         for op in ops:
@@ -85,7 +87,7 @@ class _Context:
                         self.written.add(id(op.inputs[j].op))
         fed = {id(t.op) for t in working.feeds}
         self.kept = {id(c) for op in ops for c in op.control_inputs}   # ordering targets
-        self.kept.update(id(f) for f in working.fetches if not hasattr(f, "value_index"))
+        self.kept.update(id(f) for f in working.fetches if not isinstance(f, Tensor))
         self.readers = {}        # id(tensor) -> reads by live ops
         for op in ops:
             self._count_reads(op, 1)
@@ -427,7 +429,7 @@ def _same_failures(source, v1, v2):
 def _transpose(ctx, op):
     x, p2t = op.inputs
     inner = _producer(ctx, x, "Transpose")
-    p2 = constant_value(p2t)
+    p2 = ctx.static(p2t)              # dropped either way: must be side-effect free
     if inner is None or p2 is None:
         return None
     source, p1t = inner.inputs
@@ -465,7 +467,7 @@ def _expand_dims(ctx, op):
         return None
     x, dims = inner.inputs[0], tuple(inner.attrs.get("squeeze_dims") or ())
     r = x.shape.rank
-    if r is None or len(dims) != 1:
+    if not r or len(dims) != 1:
         return None
     a = dims[0] % r
     if x.shape.raw[a] == 1 and int(np.reshape(v, -1)[0]) % r == a:

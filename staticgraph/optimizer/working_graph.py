@@ -36,6 +36,15 @@ class WorkingGraph:
         self.report = report
         self.origins = origins if origins is not None else {}
         self._consumers = None
+        self._fetch_cache = None
+        self.edits = 0            # replace() and add_op() calls so far
+        # The copy starts pruned and in dependency order; prune() and renumber() skip
+        # their linear walk while nothing changed since they last ran.
+        self._pruned_at = self._ordered_at = self._stamp()
+
+    def _stamp(self):
+        """Changes so far: edits, op count and the graph's version (control inputs)."""
+        return (self.edits, len(self.graph._ops), self.graph.version)
 
     def origin(self, op):
         """The user's op that ``op`` (an op of the copy) comes from or stands in for."""
@@ -49,7 +58,8 @@ class WorkingGraph:
         copy = Graph()
         copy.seed = source.seed
         copy._created_at = source._created_at
-        mapping = {}          # id(source tensor or op) -> copy tensor or op
+        mapping = {}          # id(source tensor) -> copy tensor
+        op_map = {}           # source op -> copy op
         origins = {}
         fed = {id(t): i for i, t in enumerate(feeds)}
         new_feeds = [None] * len(feeds)
@@ -61,28 +71,38 @@ class WorkingGraph:
             mapping[id(t)] = op.outputs[0]
             origins[id(op)] = t.op
             new_feeds[i] = op.outputs[0]
+        ops, by_name, names_in_use = copy._ops, copy._by_name, copy._names_in_use
         for op in _needed(fetches, fed):
-            inputs = [mapping[id(t)] if id(t) in mapping else mapping[id(t.op)].outputs[
-                t.value_index] for t in op.inputs]
-            control = [mapping[id(c)] for c in op.control_inputs if not _all_fed(c, fed)]
-            new = _add(copy, op.op_def, op.name, inputs, dict(op.attrs),
-                       [(t.dtype, t.shape) for t in op.outputs], op.traceback, op.device,
-                       control)
-            mapping[id(op)] = new
+            if fed:
+                inputs = [mapping[id(t)] if id(t) in mapping
+                          else op_map[t.op].outputs[t.value_index] for t in op.inputs]
+            else:
+                inputs = [op_map[t.op].outputs[t.value_index] for t in op.inputs]
+            control = ([op_map[c] for c in op.control_inputs if not _all_fed(c, fed)]
+                       if op.control_inputs else ())
+            # _add, inlined (this loop copies every op the fetches need)
+            name = op.name
+            new = Operation(copy, name, op.type, inputs, dict(op.attrs), op.op_def, control,
+                            op.device, op.traceback, len(ops))
+            new.outputs = [Tensor(new, t.value_index, t.dtype, t._shape) for t in op.outputs]
+            ops.append(new)
+            by_name[name] = new
+            names_in_use.setdefault(name.lower(), 1)
+            op_map[op] = new
             origins[id(new)] = op
         new_fetches = []
         for e in fetches:
             if isinstance(e, Tensor):
                 new_fetches.append(mapping[id(e)] if id(e) in mapping
-                                   else mapping[id(e.op)].outputs[e.value_index])
+                                   else op_map[e.op].outputs[e.value_index])
             elif _all_fed(e, fed):  # a fed op counts as run: stand in its feed
                 new_fetches.append(mapping[id(e.outputs[0])].op)
             else:
-                new_fetches.append(mapping[id(e)])
+                new_fetches.append(op_map[e])
         report = report or Report()
-        report.ops_before = len(source.get_operations())
+        report.ops_before = len(source._ops)
         working = cls(copy, new_fetches, new_feeds, report, origins)
-        report.record("prune", "kept", f"{len(copy.get_operations())} of "
+        report.record("prune", "kept", f"{len(copy._ops)} of "
                       f"{report.ops_before} ops are needed by the fetches", [])
         return working
 
@@ -93,17 +113,31 @@ class WorkingGraph:
 
     def consumers(self, tensor: Tensor):
         """The ops that read ``tensor`` (as data)."""
-        if self._consumers is None:
+        table = self._consumers
+        if table is None:
             table = {}
             for op in self.graph._ops:
                 for t in op.inputs:
-                    table.setdefault(id(t), []).append(op)
+                    users = table.get(id(t))
+                    if users is None:
+                        table[id(t)] = [op]
+                    else:
+                        users.append(op)
             self._consumers = table
-        return list(dict.fromkeys(self._consumers.get(id(tensor), ())))
+        users = table.get(id(tensor))
+        if not users:
+            return []
+        return list(dict.fromkeys(users)) if len(users) > 1 else list(users)
+
+    def _fetched_ids(self):
+        cache = self._fetch_cache
+        if cache is None or cache[0] is not self.fetches:
+            cache = self._fetch_cache = (self.fetches, {id(f) for f in self.fetches})
+        return cache[1]
 
     def is_fetched(self, tensor: Tensor) -> bool:
         """True when ``tensor`` is one of the fetches (it must stay observable)."""
-        return any(f is tensor for f in self.fetches)
+        return id(tensor) in self._fetched_ids()
 
     # --------------------------------------------------------------------- edits
     def replace(self, old: Tensor, new: Tensor, reason: str, pass_name: str):
@@ -116,12 +150,22 @@ class WorkingGraph:
         if old.dtype is not new.dtype:
             raise ValueError(f"{pass_name}: cannot replace {old.name} ({old.dtype.name}) by "
                              f"{new.name} ({new.dtype.name})")
-        for op in self.consumers(old):
-            op.inputs = tuple(new if t is old else t for t in op.inputs)
-        self.fetches = [new if f is old else f for f in self.fetches]
-        if self._consumers is not None:
-            moved = self._consumers.pop(id(old), [])
-            self._consumers.setdefault(id(new), []).extend(moved)
+        self.edits += 1
+        table = self._consumers
+        if table is None:
+            self.consumers(old)  # builds the table
+            table = self._consumers
+        users = table.pop(id(old), None)
+        if users:
+            for op in (dict.fromkeys(users) if len(users) > 1 else users):
+                op.inputs = tuple([new if t is old else t for t in op.inputs])
+            moved = table.get(id(new))
+            if moved is None:
+                table[id(new)] = users
+            else:
+                moved.extend(users)
+        if id(old) in self._fetched_ids():
+            self.fetches = [new if f is old else f for f in self.fetches]
         self.report.record(pass_name, "replaced", f"{old.name} by {new.name}: {reason}",
                            [old.op.traceback, new.op.traceback])
 
@@ -139,59 +183,95 @@ class WorkingGraph:
             op._add_control_input(c)
         if like is not None:
             self.origins[id(op)] = self.origin(like)
-        self._consumers = None
+        self.edits += 1
+        table = self._consumers
+        if table is not None:  # kept up to date: passes that add many ops stay linear
+            for t in op.inputs:
+                table.setdefault(id(t), []).append(op)
         return op
 
     def renumber(self):
-        """Put the copy's ops in a dependency order (new ops may feed older ones)."""
-        ops = self.graph._ops
-        position = {id(op): i for i, op in enumerate(ops)}
-        if all(position[id(t.op)] < i for i, op in enumerate(ops) for t in op.inputs) and \
-                all(position[id(c)] < i for i, op in enumerate(ops) for c in op.control_inputs):
+        """Put the copy's ops in a dependency order (new ops may feed older ones).
+
+        Afterwards each op's ``_id`` is its position, so ids are unique (plans name
+        values by id).
+        """
+        stamp = self._stamp()
+        if stamp == self._ordered_at:
             return
+        ops = self.graph._ops
+        position = {op: i for i, op in enumerate(ops)}
+        ordered = True
+        for i, op in enumerate(ops):
+            for t in op.inputs:
+                if position[t.op] >= i:
+                    ordered = False
+                    break
+            if ordered and op.control_inputs:
+                ordered = all(position[c] < i for c in op.control_inputs)
+            if not ordered:
+                break
+        if not ordered:
+            ops = self._dependency_order(ops, position)
+            self.graph._ops = ops
+        for i, op in enumerate(ops):
+            op._id = i
+        self._ordered_at = self._stamp()
+
+    @staticmethod
+    def _dependency_order(ops, position):
+        """A depth-first dependency order that keeps ops as early as they were."""
         order, state = [], {}
         for root in ops:
-            if id(root) in state:
+            if root in state:
                 continue
             stack = [(root, False)]
             while stack:
                 op, expanded = stack.pop()
                 if expanded:
-                    state[id(op)] = 2
+                    state[op] = 2
                     order.append(op)
                     continue
-                if id(op) in state:
+                if op in state:
                     continue
-                state[id(op)] = 1
+                state[op] = 1
                 stack.append((op, True))
                 deps = [t.op for t in op.inputs] + list(op.control_inputs)
-                for dep in reversed(sorted(deps, key=lambda o: position[id(o)])):
-                    if id(dep) not in state:
+                for dep in reversed(sorted(deps, key=position.__getitem__)):
+                    if dep not in state:
                         stack.append((dep, False))
-        for i, op in enumerate(order):
-            op._id = i
-        self.graph._ops = order
+        return order
 
     def prune(self, pass_name="prune"):
         """Drop ops that no fetch needs any more (after rewrites). Returns how many."""
+        if self._stamp() == self._pruned_at:
+            return 0  # nothing changed since the last prune
         keep = set()
         stack = [f.op if isinstance(f, Tensor) else f for f in self.fetches]
         stack += [t.op for t in self.feeds]
         while stack:
             op = stack.pop()
-            if id(op) in keep:
+            if op in keep:
                 continue
-            keep.add(id(op))
-            stack.extend(t.op for t in op.inputs)
-            stack.extend(op.control_inputs)
-        dropped = [op for op in self.graph._ops if id(op) not in keep]
+            keep.add(op)
+            for t in op.inputs:
+                if t.op not in keep:
+                    stack.append(t.op)
+            if op.control_inputs:
+                stack.extend(op.control_inputs)
+        ops = self.graph._ops
+        if len(keep) < len(ops):
+            dropped = [op for op in ops if op not in keep]
+        else:
+            dropped = []
         if dropped:
-            self.graph._ops = [op for op in self.graph._ops if id(op) in keep]
+            self.graph._ops = [op for op in ops if op in keep]
             for op in dropped:
                 self.graph._by_name.pop(op.name, None)
             self._consumers = None
             self.report.record(pass_name, "removed", f"{len(dropped)} ops no fetch needs "
                                "any more", [])
+        self._pruned_at = self._stamp()
         return len(dropped)
 
 
@@ -203,13 +283,14 @@ def _add(graph, op_def, name, inputs, attrs, specs, traceback, device, control):
                          else TensorShape(shape)) for i, (dtype, shape) in enumerate(specs)]
     graph._ops.append(op)
     graph._by_name[name] = op
-    graph._names_in_use[name.lower()] = max(graph._names_in_use.get(name.lower(), 0), 1)
+    graph._names_in_use.setdefault(name.lower(), 1)  # counts are >= 1
     return op
 
 
 def _needed(fetches, fed):
-    """Source ops the fetches depend on (stopping at fed tensors), in creation order."""
-    needed, stack = {}, []
+    """Source ops the fetches depend on (stopping at fed tensors), in dependency order:
+    creation order, unless a late control input demands a topological order."""
+    needed, stack = set(), []
     for e in fetches:
         if isinstance(e, Tensor):
             if id(e) not in fed:
@@ -218,15 +299,35 @@ def _needed(fetches, fed):
             stack.append(e)
     while stack:
         op = stack.pop()
-        if id(op) in needed:
+        if op in needed:
             continue
-        needed[id(op)] = op
-        stack.extend(t.op for t in op.inputs if id(t) not in fed)
-        stack.extend(c for c in op.control_inputs if not _all_fed(c, fed))
-    ops = sorted(needed.values(), key=lambda o: o._id)
+        needed.add(op)
+        for t in op.inputs:
+            if t.op not in needed and (not fed or id(t) not in fed):
+                stack.append(t.op)
+        if op.control_inputs:
+            stack.extend(c for c in op.control_inputs if not _all_fed(c, fed))
+    ops = sorted(needed, key=_creation_id)
+    in_order = True
+    for op in ops:
+        me = op._id
+        for t in op.inputs:
+            if t.op._id >= me and (not fed or id(t) not in fed):
+                in_order = False
+                break
+        if in_order and op.control_inputs:
+            in_order = all(c._id < me for c in op.control_inputs if not _all_fed(c, fed))
+        if not in_order:
+            break
+    if in_order:
+        return ops
     deps = {id(op): [t.op for t in op.inputs if id(t) not in fed]
             + [c for c in op.control_inputs if not _all_fed(c, fed)] for op in ops}
     return topological_order(ops, deps)
+
+
+def _creation_id(op):
+    return op._id
 
 
 def _all_fed(op, fed):

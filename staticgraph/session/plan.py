@@ -26,11 +26,16 @@ the user's line that declared it.
 
 from __future__ import annotations
 
+import functools
+import re
+
 import numpy as np
 
 from .. import errors
 from ..graphlib import Tensor
+from ..graphlib.graph import collector_paused
 from ..graphlib.toposort import topological_order
+from ..ops.registry import OpDef
 from ..optimizer.pipeline import optimize_signature
 from .feeds import inline_feed_check, make_feed_converter, resolve_feed_key
 from .fetches import FetchTemplate
@@ -50,6 +55,10 @@ class Plan:
     """
 
     def __init__(self, session, fetches, feed_keys):
+        with collector_paused():  # compiling a large graph allocates much at once
+            self._compile_plan(session, fetches, feed_keys)
+
+    def _compile_plan(self, session, fetches, feed_keys):
         graph = session.graph
         runtime = session._runtime
         self.template = FetchTemplate(graph, fetches)
@@ -69,19 +78,22 @@ class Plan:
         _check_placeholders(self.ops, fed, self._origin)
         self._variables = runtime.variables
         self._session = session
+        self._line_ops, self._op_args = {}, {}
+        self._program = self._step_ops = self._regs = None
         self._build(runtime, fed)
 
     # ------------------------------------------------------------------ codegen
     def _build(self, runtime, fed):
         env = {"ndarray": np.ndarray, "V": runtime.variables, "_s": self._session,
                "_fail": self._fail, "_closed": _raise_closed}
-        lines, self._line_ops, self._op_args = [], {}, {}
+        feed_lines = []
         names = {}      # id(tensor) -> expression of its value
         local = {}      # id(tensor) -> local variable name (deletable)
         var_reads = {}  # variable op name -> op, read before this plan writes it
         written = set()  # variables this plan has written so far (in plan order)
         aliasing = {}   # id(tensor) -> True when its value may be session state
         tainted = set(fed)  # tensors whose value depends on a feed (never folded)
+        consts = {}     # constant name -> value (bound once, never recomputed)
 
         def note_read(var_op):
             if var_op.name not in written:
@@ -93,7 +105,7 @@ class Plan:
             dt = f"D{i}"
             env[dt] = t.dtype.np_dtype
             env[f"F{i}"] = make_feed_converter(declared)  # messages name the user's tensor
-            lines.append(f"if {inline_feed_check(f'f{i}', declared, dt)}: f{i} = F{i}(f{i})")
+            feed_lines.append(f"if {inline_feed_check(f'f{i}', declared, dt)}: f{i} = F{i}(f{i})")
 
         # Ops whose every output is fed compute nothing that is observed.
         self.ops = [op for op in self.ops
@@ -105,11 +117,16 @@ class Plan:
         for pos, op in enumerate(self.ops):
             if id(op) in folded:
                 continue  # a folded op reads none of its inputs
+            refs = op.op_def.ref_inputs
             for j, t in enumerate(op.inputs):
-                if j not in op.op_def.ref_inputs:
+                if not refs or j not in refs:
                     last_use[id(t)] = pos
         fetched = {id(e) for e in self.elements if isinstance(e, Tensor)}
 
+        # One entry per kernel call: (op, kernel name, argument names, output names,
+        # names dead after the call). Small plans become one generated function;
+        # huge ones an interpreted program (compiling ~10^5 lines costs seconds).
+        calls = []
         for pos, op in enumerate(self.ops):
             d = op.op_def
             if d.is_variable:
@@ -121,32 +138,33 @@ class Plan:
             value = folded.get(id(op))
             if value is not None:
                 name = f"c{op._id}"
-                env[name] = value
+                consts[name] = value
                 names[id(op.outputs[0])] = name
                 aliasing[id(op.outputs[0])] = True
                 continue
             args = []
-            refs = []
+            refs = d.ref_inputs
             for j, t in enumerate(op.inputs):
-                if j in d.ref_inputs:
-                    refs.append(t)
+                if refs and j in refs:
                     continue
                 expr = names[id(t)]
-                if expr.startswith("V["):
+                if expr[0] == "V":
                     note_read(t.op)
                 args.append(expr)
-            for t in refs:  # a ref input is the variable itself, read/written by the kernel
-                if id(t) in fed:
-                    continue
-                if d.reads_refs:
-                    note_read(t.op)
-                if d.writes_refs:
-                    written.add(t.op.name)
+            if refs:
+                # A ref input is the variable itself, read/written by the kernel (after
+                # the reads of its value inputs).
+                for j, t in enumerate(op.inputs):
+                    if j not in refs or id(t) in fed:
+                        continue
+                    if d.reads_refs:
+                        note_read(t.op)
+                    if d.writes_refs:
+                        written.add(t.op.name)
             if d.is_noop:
                 continue
             kname = f"k{op._id}"
-            env[kname] = d.make_kernel(op, runtime)
-            call = f"{kname}({', '.join(args)})"
+            env[kname] = _kernel_of(d, op, runtime)
             outs = []
             for t in op.outputs:
                 if id(t) in fed or (id(t) not in last_use and id(t) not in fetched):
@@ -155,22 +173,15 @@ class Plan:
                 vname = f"t{op._id}_{t.value_index}"
                 names[id(t)] = vname
                 local[id(t)] = vname
-                view = any(aliasing.get(id(x), False) for x in _viewed_inputs(op))
-                aliasing[id(t)] = bool(d.ref_inputs) or view
+                views = d.returns_view
+                view = bool(views) and any(aliasing.get(id(x), False)
+                                           for x in _viewed_inputs(op))
+                aliasing[id(t)] = bool(refs) or view
                 outs.append(vname)
-            if not op.outputs:
-                line = call
-            elif len(op.outputs) == 1:
-                line = f"{outs[0]} = {call}"
-            else:
-                line = f"{', '.join(outs)}, = {call}"
-            self._line_ops[len(lines)] = op
-            self._op_args[op.name] = args
-            lines.append(line)
             dead = [local[id(t)] for t in op.inputs
                     if last_use.get(id(t)) == pos and id(t) in local and id(t) not in fetched]
-            if dead:
-                lines.append("del " + ", ".join(dict.fromkeys(dead)))
+            calls.append((op, kname, args, outs, list(dict.fromkeys(dead)) if dead else dead))
+            self._op_args[op.name] = args
 
         def value_of(i):
             element = self.elements[i]
@@ -191,15 +202,124 @@ class Plan:
         env["_ok"] = self._vars_ok
         env["_check_vars"] = self._check_vars
         prologue = ["if _s._closed: _closed()", "if not _ok[0]: _check_vars()"]
+        if len(calls) > MAX_GENERATED_CALLS:
+            self._build_program(env, prologue + feed_lines, calls, consts, ret)
+        else:
+            env.update(consts)
+            self._build_source(env, prologue + feed_lines, calls, ret)
+
+    def _build_source(self, env, head_lines, calls, ret):
+        """The plan as one generated function, one line per kernel call."""
+        lines = list(head_lines)
+        line_ops = {}
+        for op, kname, args, outs, dead in calls:
+            call = f"{kname}({', '.join(args)})"
+            if not op.outputs:
+                line = call
+            elif len(op.outputs) == 1:
+                line = f"{outs[0]} = {call}"
+            else:
+                line = f"{', '.join(outs)}, = {call}"
+            line_ops[len(lines)] = op
+            lines.append(line)
+            if dead:
+                lines.append("del " + ", ".join(dead))
         nfeeds = len(self.feed_tensors)
         params = "".join(f"f{i}, " for i in range(nfeeds))
         defaults = ", ".join(f"{k}={k}" for k in env)
         header = [f"def plan({params}*, {defaults}):", "    try:"]
-        body = prologue + lines + [f"return {ret}"]
-        offset = len(header) + len(prologue) + 1  # line numbers are 1-based
-        self._line_ops = {k + offset: v for k, v in self._line_ops.items()}
+        body = lines + [f"return {ret}"]
+        offset = len(header) + 1  # line numbers are 1-based
+        self._line_ops = {k + offset: v for k, v in line_ops.items()}
         footer = ["    except Exception as _e:", "        raise _fail(_e, locals())"]
         self.source = "\n".join(header + ["        " + b for b in body] + footer) + "\n"
+        self._compile(env)
+
+    def _build_program(self, env, head_lines, calls, consts, ret):
+        """The plan as a short generated function running an interpreted program.
+
+        Values live in a register list: each value takes a free register when it
+        is computed and gives it back after its last use (the register is cleared
+        unless the call's own output reuses it), so memory is released as the
+        generated code's ``del`` does. Variables are read right before each call
+        that uses them, as in generated code.
+        """
+        regs = {}          # value name -> register
+        free = []          # registers free for reuse (last freed first)
+        initial = [None]   # register 0 takes discarded outputs (``_`` in generated code)
+
+        def new_register():
+            if free:
+                return free.pop()
+            initial.append(None)
+            return len(initial) - 1
+
+        for name, value in consts.items():
+            regs[name] = new_register()
+            initial[regs[name]] = value
+        feed_regs = []
+        for i in range(len(self.feed_tensors)):
+            regs[f"f{i}"] = new_register()
+            feed_regs.append(regs[f"f{i}"])
+        program, step_ops = [], {}
+        for op, kname, args, outs, dead in calls:
+            kernel = env.pop(kname)
+            arg_regs, temps = [], []
+            for expr in args:
+                reg = regs.get(expr)
+                if reg is None:  # a variable, read at this call (V['name'])
+                    reg = new_register()
+                    load = (_LOAD, None, expr[3:-2], None, reg)
+                    step_ops[id(load)] = op
+                    program.append(load)
+                    temps.append(reg)
+                arg_regs.append(reg)
+            released = [regs.pop(n) for n in dead] + temps
+            free.extend(released)
+            out_regs = []
+            for name in outs:
+                if name == "_":
+                    out_regs.append(0)
+                else:
+                    out_regs.append(new_register())
+                    regs[name] = out_regs[-1]
+            if not op.outputs:
+                step = (_CALL_NO_OUTPUT, kernel, tuple(arg_regs), None, None)
+            elif len(op.outputs) > 1:
+                step = (_CALL_MANY, kernel, tuple(arg_regs), None, tuple(out_regs))
+            elif len(arg_regs) == 1:
+                step = (_CALL1, kernel, arg_regs[0], None, out_regs[0])
+            elif len(arg_regs) == 2:
+                step = (_CALL2, kernel, arg_regs[0], arg_regs[1], out_regs[0])
+            else:
+                step = (_CALL, kernel, tuple(arg_regs), None, out_regs[0])
+            step_ops[id(step)] = op
+            program.append(step)
+            stale = [r for r in released if r not in out_regs]
+            if stale:
+                program.append((_CLEAR, None, tuple(stale), None, None))
+        self._program, self._step_ops, self._regs = program, step_ops, regs
+
+        def resolve(match):
+            name = match.group(0)
+            return f"R[{regs[name]}]" if name in regs and name[0] != "f" else name
+
+        ret = _VALUE_NAME.sub(resolve, ret)
+        env.update({"_run": _interpret, "_prog": program, "_R0": initial})
+        lines = list(head_lines) + ["R = _R0.copy()"]
+        lines += [f"R[{r}] = f{i}" for i, r in enumerate(feed_regs)]
+        lines += ["_run(R, V, _prog)", f"return {ret}"]
+        nfeeds = len(self.feed_tensors)
+        params = "".join(f"f{i}, " for i in range(nfeeds))
+        defaults = ", ".join(f"{k}={k}" for k in env)
+        header = [f"def plan({params}*, {defaults}):", "    try:"]
+        footer = ["    except Exception as _e:", "        raise _fail(_e, locals())"]
+        self.source = ("\n".join(header + ["        " + b for b in lines] + footer)
+                       + f"\n# {len(program)} interpreted steps ({len(calls)} kernel calls)\n")
+        self._line_ops = {}
+        self._compile(env)
+
+    def _compile(self, env):
         namespace = dict(env)
         code = compile(self.source, f"<staticgraph plan {id(self):x}>", "exec")
         exec(code, namespace)  # noqa: S102 - generated from the graph, no user strings
@@ -244,12 +364,23 @@ class Plan:
         while tb is not None and tb.tb_frame.f_code is not self._code:
             tb = tb.tb_next
         run_op = self._line_ops.get(tb.tb_lineno) if tb is not None else None
+        registers = None
+        if self._program is not None:  # an interpreted plan: the step that failed
+            while tb is not None and not (tb.tb_frame.f_code is _INTERPRET_CODE and
+                                          tb.tb_frame.f_locals.get("program") is self._program):
+                tb = tb.tb_next
+            if tb is not None:
+                step_locals = tb.tb_frame.f_locals
+                run_op = self._step_ops.get(id(step_locals.get("step")))
+                registers = step_locals.get("R")
         if run_op is None:
             return exc
         op = self._origin(run_op)  # the user's op (the optimizer may have rewritten it)
         shapes = []
         for expr in self._op_args.get(run_op.name, ()):
             v = frame_locals.get(expr)
+            if registers is not None and expr in self._regs:
+                v = registers[self._regs[expr]]
             if v is None and expr.startswith("V["):
                 v = self._variables.get(expr[3:-2])
             shapes.append("?" if v is None else str(list(np.shape(v))))
@@ -275,6 +406,65 @@ class Plan:
             new = cls(None, op, f"{type(exc).__name__}: {exc}{context}")
         new.__cause__ = exc
         return new
+
+
+# Plans with more kernel calls than this run as an interpreted program: Python's
+# compile() takes ~10 us a line, which a 50,000-op graph would pay on every first run.
+MAX_GENERATED_CALLS = 5000
+
+_VALUE_NAME = re.compile(r"\b(?:t\d+_\d+|c\d+)\b")
+
+# Interpreted steps: (code, kernel, argument register(s), second argument, output(s)).
+_CALL1, _CALL2, _CALL, _LOAD, _CLEAR, _CALL_MANY, _CALL_NO_OUTPUT = range(7)
+
+
+def _interpret(R, V, program):
+    """Run an interpreted plan over the register list ``R`` (``V``: variable values)."""
+    step = None
+    for step in program:
+        code, kernel, a, b, out = step
+        if code == 0:
+            R[out] = kernel(R[a])
+        elif code == 1:
+            R[out] = kernel(R[a], R[b])
+        elif code == 2:
+            R[out] = kernel(*[R[i] for i in a])
+        elif code == 3:
+            R[out] = V[a]
+        elif code == 4:
+            for i in a:
+                R[i] = None
+        elif code == 5:
+            for i, value in zip(out, kernel(*[R[i] for i in a]), strict=True):
+                R[i] = value
+        else:
+            kernel(*[R[i] for i in a])
+
+
+_INTERPRET_CODE = _interpret.__code__
+
+_DEFAULT_MAKE_KERNEL = OpDef.make_kernel
+_RAW_KERNELS = {}   # op definition class -> (instance, compute attribute, raw kernel)
+
+
+class _NoAttrs:
+    attrs = {}
+
+
+def _kernel_of(op_def, op, runtime):
+    """``op_def.make_kernel(op, runtime)``, with the default's introspection done once
+    per op type instead of once per op."""
+    cls = type(op_def)
+    if cls.make_kernel is not _DEFAULT_MAKE_KERNEL or "compute" in vars(op_def):
+        return op_def.make_kernel(op, runtime)
+    marker = cls.__dict__.get("compute", cls.compute)
+    cached = _RAW_KERNELS.get(cls)
+    if cached is None or cached[0] is not op_def or cached[1] is not marker:
+        cached = _RAW_KERNELS[cls] = (op_def, marker,
+                                      _DEFAULT_MAKE_KERNEL(op_def, _NoAttrs, runtime))
+    if op.attrs:
+        return functools.partial(cached[2], **op.attrs)
+    return cached[2]
 
 
 def _viewed_inputs(op):

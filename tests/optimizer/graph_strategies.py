@@ -26,7 +26,7 @@ __all__ = ["Program", "Built", "programs", "build", "gradient_fetches", "feed_va
 
 MAX_RANK = 4
 MAX_SIZE = 48
-SCALARS = (0.0, 1.0, -1.0, 2.0, 0.5, 0.25, 3.0)
+SCALARS = (0.0, -0.0, 1.0, -1.0, 2.0, 0.5, 0.25, 3.0)
 
 
 def _array(seed, shape, low=-1.5, high=1.5):
@@ -475,7 +475,7 @@ def programs(draw, max_steps=10, max_inputs=3, allow_const_inputs=True,
 
 
 # -------------------------------------------------------------------- building
-def _declare(step, v, leaves, shapes):
+def _declare(step, v, shapes):
     """The tensor of one step; ``v`` holds the tensors made so far."""
     kind = step[0]
     if kind == "placeholder":
@@ -613,7 +613,7 @@ def build(program: Program, feeds_as_constants=False) -> Built:
             leaves.append(t)
             values.append(t)
             continue
-        t = _declare(step, values, leaves, program.shapes)
+        t = _declare(step, values, program.shapes)
         if program.steps[k][0] in ("placeholder", "const"):
             leaves.append(t)
             if step[0] == "placeholder":

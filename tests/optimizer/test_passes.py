@@ -460,3 +460,43 @@ def test_level_0_reports_nothing_changed():
     working = optimize_signature(g, [y], [x], 0)
     assert working.report.count() == 0
     assert snapshot(g) == before
+
+
+# ------------------------------------------------------------ the edit path
+def _assert_distinct_ids(working):
+    ids = [op._id for op in working.ops()]
+    assert len(set(ids)) == len(ids), [(op.name, op._id) for op in working.ops()]
+
+
+def test_ops_added_after_a_prune_get_distinct_ids():
+    # Plans name kernels and values after op._id: two ops sharing one would swap
+    # values. Here folding prunes the constants, then simplify adds two ops.
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [2, 3])
+        y = tf.transpose(tf.transpose(x, [0, 1]), [1, 0])   # simplify: one new Transpose
+        c = tf.constant([1.0, 2.0]) - tf.constant(3.0)       # folded; its prune frees ids
+        d = x / -1.0
+    for level in (1, 2):
+        _assert_distinct_ids(optimize_signature(g, [d, c, y], [x], level))
+    xv = np.arange(6, dtype=np.float32).reshape(2, 3)
+    got_d, got_c, got_y = _run(g, [d, c, y], {x: xv}, level=2)
+    np.testing.assert_array_equal(got_d, -xv)
+    np.testing.assert_array_equal(got_c, np.float32([-2, -1]))
+    np.testing.assert_array_equal(got_y, xv.T)
+
+
+def test_ops_added_by_fusion_after_a_prune_get_distinct_ids():
+    # Simplify prunes the Identity, then fusion adds an op.
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 1, 4])
+        a = tf.sin(-1.0 - x)
+        part = tf.split(x, 2, axis=0)[1]
+        b = tf.nn.bias_add(tf.identity(part), tf.constant([1.0, 2.0, 3.0, 4.0]))
+    for level in (1, 2):
+        _assert_distinct_ids(optimize_signature(g, [b, a], [x], level))
+    xv = np.ones((2, 1, 4), np.float32)
+    got_b, got_a = _run(g, [b, a], {x: xv}, level=2)
+    np.testing.assert_array_equal(got_b, np.float32([[[2, 3, 4, 5]]]))
+    np.testing.assert_allclose(got_a, np.sin(np.full((2, 1, 4), -2, np.float32)), rtol=1e-6)

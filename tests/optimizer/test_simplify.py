@@ -187,16 +187,16 @@ def test_variable_read_of_unwritten_variable_is_removed():
 def test_variable_read_before_a_write_keeps_its_timing():
     """w/read runs before the assignment; its consumer after. Level 0 sees the old value."""
     v = tf.Variable(1.0, name="v")
-    r = v.value() if hasattr(v, "value") else tf.identity(v)
+    r = v.value()                          # the snapshot v/read
     inc = tf.assign_add(v, 1.0)
     with tf.control_dependencies([inc]):
-        y = tf.add(r * 1.0, 0, name="after")   # the Add has a control input, the Mul not
+        y = tf.negative(r, name="after")      # runs after the write, reads the snapshot
     types, _, _ = simplified(y)
     assert "Identity" in types
     for level in (0, 2):
         with tf.Session(optimizer_level=level) as sess:
             sess.run(v.initializer)
-            assert sess.run(y) == 1.0
+            assert sess.run(y) == -1.0
 
 
 def test_fresh_copy_is_not_replaced_by_state_under_in_place_update():
@@ -242,6 +242,18 @@ def test_reshape_to_own_shape():
     types, edits, _ = simplified([y, z], [x, d])
     assert "Reshape" not in types and "Shape" not in types and edits == 2
     check_levels([y, z], {x: EDGES[:6].reshape(2, 3), d: EDGES[:6].reshape(2, 3)})
+
+
+def test_shape_tensor_with_side_effects_is_not_dropped():
+    x = xf((2, 3))
+    r = tf.random_normal([2, 3], seed=1)
+    y = tf.reshape(x, tf.shape(r))        # the random op must still run
+    types, _, _ = simplified(y, [x])
+    assert "Reshape" in types and len(types) > 3
+    with tf.Session() as sess:
+        working = optimize_signature(tf.get_default_graph(), [y], [x], level=2)
+        assert any(op.op_def.stateful for op in working.ops())
+        sess.run(y, {x: np.ones((2, 3), np.float32)})
 
 
 def test_scalar_fetch_stays_scalar():
