@@ -38,9 +38,18 @@ def test_quickstart_example_reaches_its_accuracy(capsys):
     assert "nearest-centroid test accuracy" in capsys.readouterr().out
 
 
-def test_train_digits_example_reaches_95_percent():
+def _train_digits(*args):
     result = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "train_digits.py"),
-                             "--epochs", "15"], capture_output=True, text=True, timeout=300)
+                             *args], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
-    accuracy = float(re.search(r"test accuracy (\d\.\d+)", result.stdout.splitlines()[-1]).group(1))
+    return result.stdout
+
+
+def test_train_digits_example_checkpoints_resumes_and_reaches_95_percent(tmp_path):
+    out = _train_digits("--epochs", "3", "--checkpoint-dir", str(tmp_path))
+    assert "epoch   3/3" in out
+    out = _train_digits("--epochs", "15", "--resume", "--checkpoint-dir", str(tmp_path))
+    assert "resumed from" in out and "(epoch 3)" in out
+    assert "epoch   4/15" in out and "epoch   1/15" not in out
+    accuracy = float(re.search(r"test accuracy (\d\.\d+)", out.splitlines()[-1]).group(1))
     assert accuracy >= 0.95

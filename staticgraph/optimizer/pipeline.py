@@ -53,6 +53,7 @@ def _optimize(graph, fetches, feeds, level, constant_folding, cse):
         run_pass(working, pass_name=name)
         working.prune(pass_name=name)
     working.renumber()
+    working._consumers = working._fetch_cache = None  # the plan keeps the copy: travel light
     report.finish(working.graph)
     return working
 

@@ -166,6 +166,7 @@ class WorkingGraph:
                 moved.extend(users)
         if id(old) in self._fetched_ids():
             self.fetches = [new if f is old else f for f in self.fetches]
+            self._fetch_cache = None
         self.report.record(pass_name, "replaced", f"{old.name} by {new.name}: {reason}",
                            [old.op.traceback, new.op.traceback])
 
@@ -266,8 +267,13 @@ class WorkingGraph:
             dropped = []
         if dropped:
             self.graph._ops = [op for op in ops if op in keep]
+            by_name, origins = self.graph._by_name, self.origins
             for op in dropped:
-                self.graph._by_name.pop(op.name, None)
+                by_name.pop(op.name, None)
+                origins.pop(id(op), None)
+                # Break the op <-> output cycle: the dropped ops are freed right away
+                # instead of waiting for (and slowing) the garbage collector.
+                op.outputs = []
             self._consumers = None
             self.report.record(pass_name, "removed", f"{len(dropped)} ops no fetch needs "
                                "any more", [])

@@ -181,7 +181,7 @@ class Plan:
             dead = [local[id(t)] for t in op.inputs
                     if last_use.get(id(t)) == pos and id(t) in local and id(t) not in fetched]
             calls.append((op, kname, args, outs, list(dict.fromkeys(dead)) if dead else dead))
-            self._op_args[op.name] = args
+            self._op_args[op.name] = tuple(args)
 
         def value_of(i):
             element = self.elements[i]
@@ -244,7 +244,8 @@ class Plan:
         generated code's ``del`` does. Variables are read right before each call
         that uses them, as in generated code.
         """
-        regs = {}          # value name -> register
+        regs = {}          # value name -> register, while the value lives
+        where = {}         # value name -> register it took (for error messages)
         free = []          # registers free for reuse (last freed first)
         initial = [None]   # register 0 takes discarded outputs (``_`` in generated code)
 
@@ -255,11 +256,11 @@ class Plan:
             return len(initial) - 1
 
         for name, value in consts.items():
-            regs[name] = new_register()
+            regs[name] = where[name] = new_register()
             initial[regs[name]] = value
         feed_regs = []
         for i in range(len(self.feed_tensors)):
-            regs[f"f{i}"] = new_register()
+            regs[f"f{i}"] = where[f"f{i}"] = new_register()
             feed_regs.append(regs[f"f{i}"])
         program, step_ops = [], {}
         for op, kname, args, outs, dead in calls:
@@ -282,7 +283,7 @@ class Plan:
                     out_regs.append(0)
                 else:
                     out_regs.append(new_register())
-                    regs[name] = out_regs[-1]
+                    regs[name] = where[name] = out_regs[-1]
             if not op.outputs:
                 step = (_CALL_NO_OUTPUT, kernel, tuple(arg_regs), None, None)
             elif len(op.outputs) > 1:
@@ -298,11 +299,11 @@ class Plan:
             stale = [r for r in released if r not in out_regs]
             if stale:
                 program.append((_CLEAR, None, tuple(stale), None, None))
-        self._program, self._step_ops, self._regs = program, step_ops, regs
+        self._program, self._step_ops, self._regs = program, step_ops, where
 
         def resolve(match):
             name = match.group(0)
-            return f"R[{regs[name]}]" if name in regs and name[0] != "f" else name
+            return f"R[{regs[name]}]" if name in regs and name[0] in "tc" else name
 
         ret = _VALUE_NAME.sub(resolve, ret)
         env.update({"_run": _interpret, "_prog": program, "_R0": initial})
@@ -412,7 +413,8 @@ class Plan:
 # compile() takes ~10 us a line, which a 50,000-op graph would pay on every first run.
 MAX_GENERATED_CALLS = 5000
 
-_VALUE_NAME = re.compile(r"\b(?:t\d+_\d+|c\d+)\b")
+# A value name in a generated expression, or a quoted string (a variable's name) to skip.
+_VALUE_NAME = re.compile(r"'[^']*'|\"[^\"]*\"|\b(?:t\d+_\d+|c\d+)\b")
 
 # Interpreted steps: (code, kernel, argument register(s), second argument, output(s)).
 _CALL1, _CALL2, _CALL, _LOAD, _CLEAR, _CALL_MANY, _CALL_NO_OUTPUT = range(7)
