@@ -180,50 +180,50 @@ class random_uniform_initializer(Initializer):  # noqa: N801 - TF1's name
                 "dtype": self.dtype.name}
 
 
-class random_normal_initializer(Initializer):  # noqa: N801 - TF1's name
+class _NormalSamples(Initializer):
+    """Samples of ``sampler(shape, mean, stddev, dtype, seed)`` (a float ``dtype``)."""
+
+    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32):
+        self.mean = mean
+        self.stddev = stddev
+        self.seed = seed
+        self.dtype = _assert_float_dtype(dtype)
+
+    @staticmethod
+    def sampler(shape, mean, stddev, dtype, seed):
+        raise NotImplementedError
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        dtype = as_dtype(dtype) if dtype is not None else self.dtype
+        return self.sampler(_shape_list(shape), self.mean, self.stddev, dtype, seed=self.seed)
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed,
+                "dtype": self.dtype.name}
+
+
+class random_normal_initializer(_NormalSamples):  # noqa: N801 - TF1's name
     """Samples of a normal distribution ``N(mean, stddev**2)``.
 
     Raises:
         ValueError: for a non-float ``dtype``.
     """
 
-    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32):
-        self.mean = mean
-        self.stddev = stddev
-        self.seed = seed
-        self.dtype = _assert_float_dtype(dtype)
-
-    def __call__(self, shape, dtype=None, partition_info=None):
-        dtype = as_dtype(dtype) if dtype is not None else self.dtype
-        return _random_ops.random_normal(_shape_list(shape), self.mean, self.stddev, dtype,
-                                         seed=self.seed)
-
-    def get_config(self):
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed,
-                "dtype": self.dtype.name}
+    @staticmethod
+    def sampler(shape, mean, stddev, dtype, seed):
+        return _random_ops.random_normal(shape, mean, stddev, dtype, seed=seed)
 
 
-class truncated_normal_initializer(Initializer):  # noqa: N801 - TF1's name
+class truncated_normal_initializer(_NormalSamples):  # noqa: N801 - TF1's name
     """Normal samples redrawn when more than two ``stddev`` away from ``mean``.
 
     Raises:
         ValueError: for a non-float ``dtype``.
     """
 
-    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32):
-        self.mean = mean
-        self.stddev = stddev
-        self.seed = seed
-        self.dtype = _assert_float_dtype(dtype)
-
-    def __call__(self, shape, dtype=None, partition_info=None):
-        dtype = as_dtype(dtype) if dtype is not None else self.dtype
-        return _random_ops.truncated_normal(_shape_list(shape), self.mean, self.stddev, dtype,
-                                            seed=self.seed)
-
-    def get_config(self):
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed,
-                "dtype": self.dtype.name}
+    @staticmethod
+    def sampler(shape, mean, stddev, dtype, seed):
+        return _random_ops.truncated_normal(shape, mean, stddev, dtype, seed=seed)
 
 
 class uniform_unit_scaling_initializer(Initializer):  # noqa: N801 - TF1's name

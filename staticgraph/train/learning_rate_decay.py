@@ -42,13 +42,8 @@ def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, stair
     _require_step(global_step, "exponential_decay")
     with name_scope(name, "ExponentialDecay",
                     _values(learning_rate, global_step, decay_steps, decay_rate)) as name:
-        learning_rate = convert_to_tensor(learning_rate, name="learning_rate")
-        dtype = learning_rate.dtype
-        decay_steps = _misc.cast(decay_steps, dtype)
-        decay_rate = _misc.cast(decay_rate, dtype)
-        p = _binary.truediv(_misc.cast(global_step, dtype), decay_steps)
-        if staircase:
-            p = _unary.floor(p)
+        learning_rate, decay_rate, p = _progress(learning_rate, global_step, decay_steps,
+                                                 decay_rate, staircase)
         return _binary.multiply(learning_rate, _binary.pow(decay_rate, p), name=name)
 
 
@@ -132,6 +127,19 @@ def polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate=
                            end_learning_rate, name=name)
 
 
+def _progress(learning_rate, global_step, decay_steps, decay_rate, staircase):
+    """The learning rate tensor, the decay rate and ``global_step / decay_steps`` in its
+    dtype (floored when ``staircase``), as the time-based schedules use them."""
+    learning_rate = convert_to_tensor(learning_rate, name="learning_rate")
+    dtype = learning_rate.dtype
+    decay_steps = _misc.cast(decay_steps, dtype)
+    decay_rate = _misc.cast(decay_rate, dtype)
+    p = _binary.truediv(_misc.cast(global_step, dtype), decay_steps)
+    if staircase:
+        p = _unary.floor(p)
+    return learning_rate, decay_rate, p
+
+
 def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False,
                       name=None):
     """``learning_rate * exp(-decay_rate * global_step / decay_steps)`` (the ratio
@@ -143,13 +151,8 @@ def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, stair
     _require_step(global_step, "natural_exp_decay")
     with name_scope(name, "NaturalExpDecay",
                     _values(learning_rate, global_step, decay_rate)) as name:
-        learning_rate = convert_to_tensor(learning_rate, name="learning_rate")
-        dtype = learning_rate.dtype
-        decay_steps = _misc.cast(decay_steps, dtype)
-        decay_rate = _misc.cast(decay_rate, dtype)
-        p = _binary.truediv(_misc.cast(global_step, dtype), decay_steps)
-        if staircase:
-            p = _unary.floor(p)
+        learning_rate, decay_rate, p = _progress(learning_rate, global_step, decay_steps,
+                                                 decay_rate, staircase)
         exponent = _unary.exp(_binary.multiply(_unary.negative(decay_rate), p))
         return _binary.multiply(learning_rate, exponent, name=name)
 
@@ -165,14 +168,10 @@ def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, stai
     _require_step(global_step, "inverse_time_decay")
     with name_scope(name, "InverseTimeDecay",
                     _values(learning_rate, global_step, decay_rate)) as name:
-        learning_rate = convert_to_tensor(learning_rate, name="learning_rate")
-        dtype = learning_rate.dtype
-        decay_steps = _misc.cast(decay_steps, dtype)
-        decay_rate = _misc.cast(decay_rate, dtype)
-        p = _binary.truediv(_misc.cast(global_step, dtype), decay_steps)
-        if staircase:
-            p = _unary.floor(p)
-        denom = _binary.add(constant(1.0, dtype=dtype), _binary.multiply(decay_rate, p))
+        learning_rate, decay_rate, p = _progress(learning_rate, global_step, decay_steps,
+                                                 decay_rate, staircase)
+        denom = _binary.add(constant(1.0, dtype=learning_rate.dtype),
+                            _binary.multiply(decay_rate, p))
         return _binary.truediv(learning_rate, denom, name=name)
 
 

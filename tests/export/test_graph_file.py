@@ -105,7 +105,7 @@ def test_gradients_on_loaded_graph_match(tmp_path):
 def test_variable_from_loaded_graph_behaves_like_a_variable(tmp_path):
     g = tf.Graph()
     with g.as_default():
-        v = tf.Variable([1.0, 2.0], name="v")
+        tf.Variable([1.0, 2.0], name="v")
     path = str(tmp_path / "v.json")
     tf.export.save_graph(g, path)
     assert not os.path.exists(path + ".safetensors")       # everything small: inline
