@@ -193,19 +193,6 @@ def _check_program(program, n_inputs):
                 raise ValueError(f"FusedElementwise step {j}: unknown operand kind {kind!r}")
 
 
-def _maximum(x, y, out):
-    return np.maximum(x, y, out=out)
-
-
-def _minimum(x, y, out):
-    return np.minimum(x, y, out=out)
-
-
-def _positional(name):
-    """The ufunc called as ``fn(*operands, out)`` (numpy deprecates that for max/min)."""
-    return {"maximum": _maximum, "minimum": _minimum}.get(name) or getattr(np, name)
-
-
 def _const_key(value):
     """Constants by exact value: ``-0.0`` is not ``0.0`` and nan is itself."""
     return type(value).__name__, repr(value)
@@ -265,62 +252,77 @@ class FusedElementwise(OpDef):
         return Spec(dtype, shape)
 
     def make_kernel(self, op, runtime):
-        program = op.attrs["program"]
-        dtype = op.outputs[0].dtype.np_dtype
-        n_in = len(op.inputs)
-        consts, const_reg = [], {}
-        for _, refs in program:
-            for kind, value in refs:
-                if kind == "const" and _const_key(value) not in const_reg:
-                    const_reg[_const_key(value)] = n_in + len(consts)
-                    consts.append(np.asarray(value, dtype))
-        full = [i for i, t in enumerate(op.inputs) if t.shape.rank != 0]
-        base = n_in + len(consts)
-        plans = {}
-        for inplace in (True, False):
-            targets, n_buf = _allocate(program, base, inplace)
-            flat = []
-            for (name, refs), target in zip(program, targets):
-                regs = [value if kind == "input" else targets[value] if kind == "step"
-                        else const_reg[_const_key(value)] for kind, value in refs]
-                flat.append((_positional(name), regs[0], regs[1] if len(regs) > 1 else -1,
-                             target))
-            plans[inplace] = (flat, n_buf, targets[-1])
-        ufuncs = [getattr(np, name) for name, _ in program]
+        return _compile_program(op.attrs["program"], len(op.inputs),
+                                [t.shape.rank != 0 for t in op.inputs],
+                                op.outputs[0].dtype.np_dtype)
 
-        def fallback(args):
-            """Step by step with fresh results: inputs that broadcast against each other."""
-            vals = []
-            for fn, (_, refs) in zip(ufuncs, program):
-                vals.append(fn(*[args[v] if k == "input" else vals[v] if k == "step"
-                                 else consts[const_reg[_const_key(v)] - n_in]
-                                 for k, v in refs]))
-            return np.asarray(vals[-1], dtype)
 
-        first = full[0] if full else 0
+# Ufuncs whose unfused kernels run without silencing numpy's warnings: a program made
+# only of these runs without np.errstate (which costs about a microsecond a call).
+_UNGUARDED = frozenset({"add", "subtract", "multiply", "negative", "absolute", "sign",
+                        "maximum", "minimum", "tanh", "sin", "cos", "floor", "ceil", "rint"})
+IN_PLACE_MIN_SIZE = 4096  # elements; below this, fresh results beat writing in place
 
-        def fused_elementwise_kernel(*args):
-            shape = np.shape(args[first])
-            with np.errstate(**_QUIET):
-                for i in full:
-                    if np.shape(args[i]) != shape:  # broadcasting inputs: step by step
-                        return fallback(args)
-                proto = args[first]
-                size = 1
-                for d in shape:
-                    size *= d
-                flat, n_buf, result = plans[size > 1]
-                if type(proto) is np.ndarray and proto.dtype == dtype:
-                    regs = [*args, *consts, *[np.empty_like(proto) for _ in range(n_buf)]]
-                else:
-                    regs = [*args, *consts, *[np.empty(shape, dtype) for _ in range(n_buf)]]
-                for fn, i, j, o in flat:
-                    if j < 0:
-                        fn(regs[i], regs[o])
-                    else:
-                        fn(regs[i], regs[j], regs[o])
-            return regs[result]
-        return fused_elementwise_kernel
+
+def _compile_program(program, n_in, full, dtype):
+    """A Python function evaluating ``program``, generated once per op (one line per step).
+
+    Two bodies: for inputs of one shape and at least ``IN_PLACE_MIN_SIZE`` elements,
+    each step writes into a buffer whose value died (the chain allocates once);
+    otherwise each step returns a fresh result, which also covers inputs that
+    broadcast against each other.
+    """
+    env = {"np": np, "_dtype": dtype, "_QUIET": _QUIET}
+    consts = {}
+
+    def ref(kind, value, step_name):
+        if kind == "input":
+            return f"i{value}"
+        if kind == "step":
+            return step_name(value)
+        key = _const_key(value)
+        if key not in consts:
+            consts[key] = f"c{len(consts)}"
+            env[consts[key]] = np.asarray(value, dtype)
+        return consts[key]
+
+    fns = {}
+    for name, _ in program:
+        fns[name] = f"u_{name}"
+        env[f"u_{name}"] = getattr(np, name)
+    fresh = [f"s{k} = {fns[name]}({', '.join(ref(kd, v, lambda j: f's{j}') for kd, v in refs)})"
+             for k, (name, refs) in enumerate(program)]
+    targets, _ = _allocate(program, 0, True)
+    written, inplace = set(), []
+    for k, (name, refs) in enumerate(program):
+        args = ", ".join(ref(kd, v, lambda j: f"b{targets[j]}") for kd, v in refs)
+        if targets[k] in written:
+            inplace.append(f"{fns[name]}({args}, out=b{targets[k]})")
+        else:
+            written.add(targets[k])
+            inplace.append(f"b{targets[k]} = {fns[name]}({args})")
+    last = len(program) - 1
+    full_inputs = [f"i{i}" for i in range(n_in) if full[i]]
+    same = " and ".join(f"{a}.shape == {full_inputs[0]}.shape" for a in full_inputs[1:])
+    big = f"{full_inputs[0]}.size >= {IN_PLACE_MIN_SIZE}" if full_inputs else "False"
+    cond = f"{big} and {same}" if same else big
+    body = ([f"if {cond}:"] + [f"    {line}" for line in inplace]
+            + [f"    return b{targets[last]}"] + fresh
+            + [f"return s{last} if s{last}.dtype == _dtype else np.asarray(s{last}, _dtype)"])
+    guarded = any(name not in _UNGUARDED for name, _ in program)
+    params = ", ".join(f"i{i}" for i in range(n_in))
+    defaults = ", ".join(f"{k}={k}" for k in env)
+    lines = [f"def fused_elementwise_kernel({params}, *, {defaults}):"]
+    if guarded:
+        lines += ["    with np.errstate(**_QUIET):"] + [f"        {b}" for b in body]
+    else:
+        lines += [f"    {b}" for b in body]
+    source = "\n".join(lines) + "\n"
+    namespace = dict(env)
+    exec(compile(source, "<FusedElementwise>", "exec"), namespace)  # noqa: S102 - our program
+    kernel = namespace["fused_elementwise_kernel"]
+    kernel.source = source
+    return kernel
 
 
 # ------------------------------------------------------------------ builders
