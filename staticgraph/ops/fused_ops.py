@@ -252,9 +252,10 @@ class FusedElementwise(OpDef):
         return Spec(dtype, shape)
 
     def make_kernel(self, op, runtime):
-        return _compile_program(op.attrs["program"], len(op.inputs),
-                                [t.shape.rank != 0 for t in op.inputs],
-                                op.outputs[0].dtype.np_dtype)
+        program = op.attrs["program"]
+        build = _compile_program if len(program) <= MAX_GENERATED_STEPS else _interpret_program
+        return build(program, len(op.inputs), [t.shape.rank != 0 for t in op.inputs],
+                     op.outputs[0].dtype.np_dtype)
 
 
 # Ufuncs whose unfused kernels run without silencing numpy's warnings: a program made
@@ -262,6 +263,68 @@ class FusedElementwise(OpDef):
 _UNGUARDED = frozenset({"add", "subtract", "multiply", "negative", "absolute", "sign",
                         "maximum", "minimum", "tanh", "sin", "cos", "floor", "ceil", "rint"})
 IN_PLACE_MIN_SIZE = 4096  # elements; below this, fresh results beat writing in place
+
+
+MAX_GENERATED_STEPS = 1000  # longer programs are interpreted: compile() costs ~20 us a line
+
+
+def _interpret_program(program, n_in, full, dtype):
+    """A kernel stepping through a long ``program`` with a register list.
+
+    Registers hold the inputs, the constants, then buffers; in the in-place mode a
+    step writes into the buffer of an operand whose value died (see ``_allocate``).
+    """
+    consts, const_reg = [], {}
+    for _, refs in program:
+        for kind, value in refs:
+            if kind == "const" and _const_key(value) not in const_reg:
+                const_reg[_const_key(value)] = n_in + len(consts)
+                consts.append(np.asarray(value, dtype))
+    base = n_in + len(consts)
+    targets, n_buf = _allocate(program, base, True)
+
+    def register(kind, value, step_reg):
+        return value if kind == "input" else step_reg(value) if kind == "step" \
+            else const_reg[_const_key(value)]
+
+    fresh, inplace, written = [], [], set()
+    for k, (name, refs) in enumerate(program):
+        fn = getattr(np, name)
+        regs = [register(kd, v, lambda j: base + j) for kd, v in refs] + [-1]
+        fresh.append((fn, regs[0], regs[1], base + k))
+        regs = [register(kd, v, lambda j: targets[j]) for kd, v in refs] + [-1]
+        inplace.append((fn, regs[0], regs[1], targets[k], targets[k] in written))
+        written.add(targets[k])
+    full_inputs = [i for i in range(n_in) if full[i]]
+    guarded = any(name not in _UNGUARDED for name, _ in program)
+
+    def run(args):
+        first = args[full_inputs[0]] if full_inputs else None
+        if (first is not None and np.size(first) >= IN_PLACE_MIN_SIZE
+                and all(np.shape(args[i]) == np.shape(first) for i in full_inputs)):
+            regs = [*args, *consts, *([None] * n_buf)]
+            for fn, x, y, out, reuse in inplace:
+                if reuse:
+                    if y < 0:
+                        fn(regs[x], out=regs[out])
+                    else:
+                        fn(regs[x], regs[y], out=regs[out])
+                else:
+                    regs[out] = fn(regs[x]) if y < 0 else fn(regs[x], regs[y])
+            return regs[targets[-1]]
+        regs = [*args, *consts, *([None] * len(program))]
+        for fn, x, y, out in fresh:
+            regs[out] = fn(regs[x]) if y < 0 else fn(regs[x], regs[y])
+        result = regs[-1]
+        return result if result.dtype == dtype else np.asarray(result, dtype)
+
+    def fused_elementwise_interpreter(*args):
+        if guarded:
+            with np.errstate(**_QUIET):
+                return run(args)
+        return run(args)
+
+    return fused_elementwise_interpreter
 
 
 def _compile_program(program, n_in, full, dtype):
