@@ -28,11 +28,9 @@ from .graphlib.tensor import Tensor
 from .graphlib.tensor_shape import Dimension, TensorShape
 from .ops.convert import (constant, convert_to_tensor, convert_n_to_tensor,
                           register_tensor_conversion_function)
+from .ops.variables import Variable, VariableV1
 from .session import (ConfigProto, GPUOptions, GraphOptions, InteractiveSession,
                       OptimizerOptions, RunMetadata, RunOptions, Session, get_default_session)
-
-
-from .ops.variables import Variable, VariableV1  # noqa: E402
 
 
 def _export_families():
@@ -40,7 +38,7 @@ def _export_families():
     namespace = globals()
     nn_families = {ops.nn_activation, ops.nn_loss, ops.nn_norm, ops.nn_conv, ops.nn_pool}
     # tf.losses, tf.metrics; internal: training and fused ops
-    namespaced = {ops.losses, ops.metrics, ops.training_ops, ops.fused_ops}
+    namespaced = {ops.losses, ops.metrics, ops.training_ops, ops.fused_ops, ops.summary_ops}
     for module in ops.FAMILIES:
         if module in nn_families or module in namespaced:
             continue
@@ -55,8 +53,8 @@ _export_families()
 del _export_families
 
 # Sub-namespaces, after the op families are registered.
-from . import compat, losses, math, metrics, nn, random, train  # noqa: E402
-from . import export  # noqa: E402
+from . import compat, export, losses, math, metrics, nn, optimizer, random, train  # noqa: E402
+from . import summary  # noqa: E402
 
 newaxis = None
 

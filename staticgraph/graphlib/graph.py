@@ -466,6 +466,11 @@ class Graph:
         from .graph_def import graph_to_graph_def
         return graph_to_graph_def(self, **kwargs)
 
+    def summary(self):
+        """A table of ops by type, variables, parameters and placeholders (export.summary)."""
+        from ..export.summary import summary
+        return summary(self)
+
 
 class _DeclaringAs:
     """See :meth:`Graph._declaring_as` (a plain class: cheaper than a generator)."""

@@ -10,7 +10,7 @@ from . import (array_combine, array_fill, array_gather, array_select, array_shap
                array_transform, broadcast_grad, clip_ops, core_ops, fused_ops, initializers,
                linalg, losses, math_binary, math_compare, math_misc, math_unary, metrics,
                nn_activation, nn_conv, nn_loss, nn_norm, nn_pool, random_ops, reduction,
-               training_ops, variable_scope, variables)
+               summary_ops, training_ops, variable_scope, variables)
 from .convert import constant, convert_n_to_tensor, convert_to_tensor
 from .operators import install_operators
 from .registry import OpDef, apply_op, get_op_def, register, registered_types
@@ -20,7 +20,7 @@ FAMILIES = (core_ops, variables, math_unary, math_binary, math_compare, math_mis
             linalg, array_shape, array_fill, array_transform, array_combine, array_slice,
             array_gather, array_select, nn_activation, nn_loss, nn_norm, nn_conv, nn_pool,
             random_ops, broadcast_grad, clip_ops, initializers, variable_scope, losses, metrics,
-            training_ops, fused_ops)
+            training_ops, fused_ops, summary_ops)
 
 
 def public_functions() -> dict:
