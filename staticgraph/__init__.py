@@ -56,7 +56,17 @@ del _export_families
 from . import compat, export, losses, math, metrics, nn, optimizer, random, train  # noqa: E402
 from . import summary  # noqa: E402
 
+from .summary import (histogram_summary, image_summary, merge_all_summaries,  # noqa: E402
+                      merge_summary, scalar_summary)
+
 newaxis = None
+
+
+def __getattr__(name):
+    # TF1 scripts build ``tf.Summary`` protos by hand; the class comes from tensorboard.
+    if name == "Summary":
+        return summary.Summary
+    raise AttributeError(f"module 'staticgraph' has no attribute {name!r}")
 
 
 def disable_eager_execution():

@@ -48,6 +48,8 @@ def _train_digits(*args):
 def test_train_digits_example_checkpoints_resumes_and_reaches_95_percent(tmp_path):
     out = _train_digits("--epochs", "3", "--checkpoint-dir", str(tmp_path))
     assert "epoch   3/3" in out
+    assert (tmp_path / "digits_graph.dot").read_text().startswith("digraph")
+    assert list((tmp_path / "logs").glob("events.out.tfevents.*"))
     out = _train_digits("--epochs", "15", "--resume", "--checkpoint-dir", str(tmp_path))
     assert "resumed from" in out and "(epoch 3)" in out
     assert "epoch   4/15" in out and "epoch   1/15" not in out

@@ -58,6 +58,7 @@ def atomic_write(path, write):
         with open(tmp, "rb+") as f:
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; files get the usual mode
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -66,6 +67,16 @@ def atomic_write(path, write):
             pass
         raise
     _fsync_directory(directory)
+
+
+def _read_umask():
+    """The process umask, read once at import (reading it means setting it back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
 
 
 def _write_bytes(data):
