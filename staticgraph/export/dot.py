@@ -68,7 +68,6 @@ _OPTIMIZER_SCOPES = frozenset((
     "Adadelta", "Ftrl", "AdagradDA", "ProximalAdagrad", "ProximalGradientDescent", "Nadam",
     "beta1_power", "beta2_power", "update_ops"))
 _SUFFIX = re.compile(r"_\d+$")
-_FUSED_REPLACES = re.compile(r"^(\S+):\d+ by (\S+):\d+: .*\(replaces (.*)\)$")
 _MAX_REPLACED_SHOWN = 8
 
 
@@ -253,13 +252,7 @@ def _optimized_nodes(graph, elements, fed, fed_ids, session, show_pruned, level)
     ops = working.graph.get_operations()
     nodes = _nodes_of_ops(ops)
     _mark_fetched(nodes, working.fetches)
-    replaced = {}
-    for change in working.report.changes:
-        if change.action != "replaced":
-            continue
-        m = _FUSED_REPLACES.match(change.description)
-        if m:
-            replaced[m.group(2)] = m.group(3)
+    replaced = {name: ", ".join(members) for name, members in working.fused_members.items()}
     by_name = {n.name: n for n in nodes}
     for n in nodes:
         if n.kind == "fused":

@@ -140,6 +140,7 @@ class _Edits:
         if old.dtype is not new.dtype or not old.shape.is_compatible_with(new.shape):
             return None  # never: the fused op's inference repeats the pattern's
         names = [m.name for m in members]
+        self.working.fused_members[fused.name] = names
         shown = ", ".join(names[:_NAMES_SHOWN])
         if len(names) > _NAMES_SHOWN:
             shown += f", ... ({len(names)} ops)"

@@ -170,14 +170,8 @@ class _Context:
 
     def add_op(self, op_type, inputs, attrs, like):
         """A new op in the copy, attributed to ``like``'s user line."""
-        w = self.working
-        table = w._consumers  # add_op drops the consumer table; keep it (linear pass)
-        op = w.add_op(op_type, inputs, attrs, like=like, pass_name=self.pass_name)
+        op = self.working.add_op(op_type, inputs, attrs, like=like, pass_name=self.pass_name)
         self._count_reads(op, 1)
-        if table is not None:
-            for t in op.inputs:
-                table.setdefault(id(t), []).append(op)
-            w._consumers = table
         if all(self.is_pure(t) for t in op.inputs):
             self.pure.add(id(op))
         if self.written:

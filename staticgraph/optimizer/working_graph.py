@@ -27,6 +27,7 @@ class WorkingGraph:
         feeds: the copy's placeholders standing for the fed tensors, in order.
         report: what every pass changed and why.
         origins: id(op in the copy) -> the user's op it comes from (or stands in for).
+        fused_members: fused op name -> the names of the ops it replaced (for drawings).
     """
 
     def __init__(self, graph: Graph, fetches, feeds, report: Report, origins=None):
@@ -34,6 +35,7 @@ class WorkingGraph:
         self.fetches = fetches
         self.feeds = feeds
         self.report = report
+        self.fused_members = {}
         self.origins = origins if origins is not None else {}
         self._consumers = None
         self._fetch_cache = None
