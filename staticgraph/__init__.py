@@ -36,7 +36,9 @@ from .session import (ConfigProto, GPUOptions, GraphOptions, InteractiveSession,
 def _export_families():
     """Put every op family's public functions at the top level, except ``tf.nn``'s."""
     namespace = globals()
-    nn_families = {ops.nn_activation, ops.nn_loss, ops.nn_norm, ops.nn_conv, ops.nn_pool}
+    nn_families = {ops.nn_activation, ops.nn_softmax, ops.nn_activation_grad, ops.nn_loss,
+                   ops.nn_softmax_cross_entropy, ops.nn_norm, ops.nn_conv, ops.nn_pool,
+                   ops.nn_pool_grad}
     # tf.losses, tf.metrics; internal: training and fused ops
     namespaced = {ops.losses, ops.metrics, ops.training_ops, ops.fused_ops, ops.summary_ops}
     for module in ops.FAMILIES:

@@ -13,8 +13,9 @@ import hashlib
 import os
 
 from ..errors import DataLossError, NotFoundError
-from ..graphlib.graph_def import (MAX_JSON_BYTES, GraphDef, InvalidGraphDefError,
-                                  import_graph_def_full, parse_json)
+from ..graphlib.graph_def import import_graph_def_full
+from ..graphlib.graph_def_format import (MAX_JSON_BYTES, GraphDef, InvalidGraphDefError,
+                                         parse_json)
 
 __all__ = ["save_graph", "load_graph", "load_graph_from_bytes", "write_description",
            "read_description", "decode_description",
@@ -129,7 +130,7 @@ def save_graph(graph, path, max_inline_bytes=None, clear_devices=False) -> str:
         graph: the :class:`~staticgraph.Graph` to save.
         path: the JSON file to write.
         max_inline_bytes: arrays above this many bytes go to the sidecar (default
-            ``graph_def.INLINE_BYTES``).
+            ``graph_def_format.INLINE_BYTES``).
         clear_devices: drop device placements.
 
     Returns:
@@ -138,7 +139,8 @@ def save_graph(graph, path, max_inline_bytes=None, clear_devices=False) -> str:
     Example:
         >>> tf.export.save_graph(tf.get_default_graph(), "model.json")
     """
-    from ..graphlib.graph_def import INLINE_BYTES, graph_to_graph_def
+    from ..graphlib.graph_def_export import graph_to_graph_def
+    from ..graphlib.graph_def_format import INLINE_BYTES
     graph_def = graph_to_graph_def(graph, INLINE_BYTES if max_inline_bytes is None
                                    else max_inline_bytes, clear_devices=clear_devices)
     return write_description(path, graph_def, graph_def.tensors)

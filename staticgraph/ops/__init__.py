@@ -6,20 +6,24 @@ Importing this package registers every op type and installs Python operators on
 ``Tensor`` and ``Variable``.
 """
 
-from . import (array_combine, array_fill, array_gather, array_select, array_shape, array_slice,
-               array_transform, broadcast_grad, clip_ops, core_ops, fused_ops, initializers,
-               linalg, losses, math_binary, math_compare, math_misc, math_unary, metrics,
-               nn_activation, nn_conv, nn_loss, nn_norm, nn_pool, random_ops, reduction,
-               summary_ops, training_ops, variable_scope, variables)
+from . import (array_combine, array_fill, array_gather, array_scatter, array_select, array_shape,
+               array_slice, array_transform, broadcast_grad, clip_ops, core_ops, fused_ops,
+               initializers, linalg, losses, math_binary, math_compare, math_misc, math_special,
+               math_trig, math_unary, math_unary_grad, metrics, nn_activation,
+               nn_activation_grad, nn_conv, nn_loss, nn_norm, nn_pool, nn_pool_grad, nn_softmax,
+               nn_softmax_cross_entropy, random_ops, reduction, reduction_grad, summary_ops,
+               training_ops, variable_scope, variables)
 from .convert import constant, convert_n_to_tensor, convert_to_tensor
 from .operators import install_operators
 from .registry import OpDef, apply_op, get_op_def, register, registered_types
 from .static_value import constant_value, constant_value_as_shape
 
-FAMILIES = (core_ops, variables, math_unary, math_binary, math_compare, math_misc, reduction,
-            linalg, array_shape, array_fill, array_transform, array_combine, array_slice,
-            array_gather, array_select, nn_activation, nn_loss, nn_norm, nn_conv, nn_pool,
-            random_ops, broadcast_grad, clip_ops, initializers, variable_scope, losses, metrics,
+FAMILIES = (core_ops, variables, math_unary, math_unary_grad, math_trig, math_special,
+            math_binary, math_compare, math_misc, reduction, reduction_grad, linalg, array_shape,
+            array_fill, array_transform, array_combine, array_slice, array_gather, array_scatter,
+            array_select, nn_activation, nn_softmax, nn_activation_grad, nn_loss,
+            nn_softmax_cross_entropy, nn_norm, nn_conv, nn_pool, nn_pool_grad, random_ops,
+            broadcast_grad, clip_ops, initializers, variable_scope, losses, metrics,
             training_ops, fused_ops, summary_ops)
 
 

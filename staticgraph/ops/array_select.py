@@ -11,7 +11,7 @@ import collections
 import numpy as np
 
 from ..graphlib import Tensor, TensorShape, as_dtype, dtypes
-from . import array_gather as _gather
+from . import array_scatter as _scatter
 from . import array_shape as _shape
 from . import math_misc as _misc
 from .convert import convert_to_tensor
@@ -90,8 +90,8 @@ class BooleanMask(OpDef):
             inner = full[_as_index(at, itype) + _as_index(
                 _shape.rank(mask) if mr is None else mr, itype):]
         count = dy.shape.raw[at] if dy.shape.rank is not None and isinstance(at, int) else None
-        return [_gather.scatter_gathered(dy, kept, 1, _prod(pre, itype), depth, inner,
-                                         count, tensor), None]
+        return [_scatter.scatter_gathered(dy, kept, 1, _prod(pre, itype), depth, inner,
+                                          count, tensor), None]
 
 
 def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
@@ -195,7 +195,7 @@ class TopKV2(OpDef):
         rows = _prod(_dims(x, 0, -1, itype), itype)
         depth = _dims(x, -1, None, itype)[0]
         count = _scalar_value(k)
-        return [_gather.scatter_gathered(dvalues, indices, rows, 1, depth, [], count, x), None]
+        return [_scatter.scatter_gathered(dvalues, indices, rows, 1, depth, [], count, x), None]
 
 
 def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 - TF1's keywords

@@ -1,7 +1,8 @@
 """Argument checks, constant folding, the scatter-add kernel and the shape arithmetic
 of gradient rules shared by the indexing ops.
 
-Used by :mod:`.array_slice`, :mod:`.array_gather` and :mod:`.array_select`.
+Used by :mod:`.array_slice`, :mod:`.array_gather`, :mod:`.array_scatter` and
+:mod:`.array_select`.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from . import math_misc as _math_misc
 from . import math_unary as _math_unary
 from . import nn_activation as _nn_activation
 from . import nn_loss as _nn_loss
+from . import nn_softmax_cross_entropy as _nn_softmax_xent
 from . import reduction as _reduction
 
 __all__ = [
@@ -332,8 +333,8 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
             num_classes = _math_misc.cast(_array_shape.shape(labels)[-1], logits.dtype)
             labels = labels * (1.0 - label_smoothing) + label_smoothing / num_classes
         labels = _array_transform.stop_gradient(labels, name="labels_stop_gradient")
-        losses = _nn_loss.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits,
-                                                               name="xentropy")
+        losses = _nn_softmax_xent.softmax_cross_entropy_with_logits_v2(
+            labels=labels, logits=logits, name="xentropy")
         return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
@@ -367,7 +368,6 @@ def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
         if not isinstance(weights, float):
             weights = _convert.convert_to_tensor(weights)
             weights = _squeeze_last_if(weights, labels, 1)
-        losses = _nn_loss.sparse_softmax_cross_entropy_with_logits(labels=labels,
-                                                                   logits=logits,
-                                                                   name="xentropy")
+        losses = _nn_softmax_xent.sparse_softmax_cross_entropy_with_logits(
+            labels=labels, logits=logits, name="xentropy")
         return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)

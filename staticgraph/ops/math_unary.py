@@ -1,17 +1,16 @@
-"""Elementwise unary math: negative, abs, exp, log, sqrt, trigonometry, sigmoid, erf, ...
+"""Elementwise unary math: negative, abs, exp, log, sqrt, rounding, tanh, sigmoid, is_nan, ...
 
 Each op type is defined once here (inference, numpy kernel, gradient rule); the
 public functions keep TF1's names, keywords and default op names. Kernels that can
 legitimately produce inf/nan run under ``np.errstate`` so numpy stays silent, as TF1
 does. Gradients follow TF1's rules: exp, sqrt, rsqrt, reciprocal, tanh and sigmoid
 differentiate through their output, the last five with TF1's fused kernels
-(``SqrtGrad``, ``RsqrtGrad``, ``ReciprocalGrad``, ``TanhGrad``, ``SigmoidGrad``, each
-differentiable again); rounding ops give None, sign gives zeros.
+(``SqrtGrad``, ``RsqrtGrad``, ``ReciprocalGrad``, ``TanhGrad``, ``SigmoidGrad``, in
+math_unary_grad.py); rounding ops give None, sign gives zeros. ``UnaryOp``, ``_quiet``
+and ``_unary`` are shared with math_trig.py (sin, cos, ...) and math_special.py (erf).
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -19,14 +18,14 @@ from ..graphlib import dtypes
 from . import array_fill as _array_fill
 from . import array_shape as _array_shape
 from . import math_binary as _mb
+from . import math_unary_grad as _math_unary_grad
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
-from .shape_rules import FLOATS, SIGNED_NUMERIC, check_same_dtype, require_dtype, same_as
+from .shape_rules import FLOATS, SIGNED_NUMERIC, require_dtype, same_as
 
 __all__ = ["negative", "abs", "sign", "exp", "expm1", "log", "log1p", "sqrt", "rsqrt",
-           "square", "reciprocal", "floor", "ceil", "round", "rint", "sin", "cos", "tan",
-           "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "tanh",
-           "sigmoid", "erf", "erfc", "is_nan", "is_inf", "is_finite"]
+           "square", "reciprocal", "floor", "ceil", "round", "rint", "tanh", "sigmoid",
+           "is_nan", "is_inf", "is_finite"]
 
 _QUIET = {"all": "ignore"}
 
@@ -119,7 +118,7 @@ class Reciprocal(UnaryOp):
         return np.where(np.absolute(x) == 1, x, np.zeros((), x.dtype))
 
     def grad(self, op, dy):
-        return [reciprocal_grad(op.outputs[0], dy)]
+        return [_math_unary_grad.reciprocal_grad(op.outputs[0], dy)]
 
 
 # ---------------------------------------------------------------- exponentials, logs, roots
@@ -170,7 +169,7 @@ class Sqrt(UnaryOp):
     compute = _quiet(np.sqrt)
 
     def grad(self, op, dy):
-        return [sqrt_grad(op.outputs[0], dy)]
+        return [_math_unary_grad.sqrt_grad(op.outputs[0], dy)]
 
 
 @register
@@ -183,7 +182,7 @@ class Rsqrt(UnaryOp):
             return np.reciprocal(np.sqrt(x))
 
     def grad(self, op, dy):
-        return [rsqrt_grad(op.outputs[0], dy)]
+        return [_math_unary_grad.rsqrt_grad(op.outputs[0], dy)]
 
 
 # ---------------------------------------------------------------- rounding
@@ -233,118 +232,7 @@ class Round(UnaryOp):
         return [None]  # TF1: no gradient (tf.gradients gives None)
 
 
-# ---------------------------------------------------------------- trigonometric and hyperbolic
-@register
-class Sin(UnaryOp):
-    """Sine."""
-
-    compute = _quiet(np.sin)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(dy, cos(op.inputs[0]))]
-
-
-@register
-class Cos(UnaryOp):
-    """Cosine."""
-
-    compute = _quiet(np.cos)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(negative(dy), sin(op.inputs[0]))]
-
-
-@register
-class Tan(UnaryOp):
-    """Tangent."""
-
-    compute = _quiet(np.tan)
-
-    def grad(self, op, dy):
-        sec2 = square(reciprocal(cos(op.inputs[0])))
-        return [_mb.multiply(sec2, dy)]
-
-
-@register
-class Asin(UnaryOp):
-    """Inverse sine (nan outside [-1, 1])."""
-
-    compute = _quiet(np.arcsin)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(dy, _inv_sqrt_one_minus_square(op.inputs[0]))]
-
-
-@register
-class Acos(UnaryOp):
-    """Inverse cosine (nan outside [-1, 1])."""
-
-    compute = _quiet(np.arccos)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(negative(dy), _inv_sqrt_one_minus_square(op.inputs[0]))]
-
-
-@register
-class Atan(UnaryOp):
-    """Inverse tangent."""
-
-    compute = staticmethod(np.arctan)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(dy, reciprocal(_mb.add(1.0, square(op.inputs[0]))))]
-
-
-@register
-class Sinh(UnaryOp):
-    """Hyperbolic sine."""
-
-    compute = _quiet(np.sinh)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(dy, cosh(op.inputs[0]))]
-
-
-@register
-class Cosh(UnaryOp):
-    """Hyperbolic cosine."""
-
-    compute = _quiet(np.cosh)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(dy, sinh(op.inputs[0]))]
-
-
-@register
-class Asinh(UnaryOp):
-    """Inverse hyperbolic sine."""
-
-    compute = staticmethod(np.arcsinh)
-
-    def grad(self, op, dy):
-        return [_mb.realdiv(dy, cosh(op.outputs[0]))]
-
-
-@register
-class Acosh(UnaryOp):
-    """Inverse hyperbolic cosine (nan below 1)."""
-
-    compute = _quiet(np.arccosh)
-
-    def grad(self, op, dy):
-        return [_mb.realdiv(dy, sinh(op.outputs[0]))]
-
-
-@register
-class Atanh(UnaryOp):
-    """Inverse hyperbolic tangent (±inf at ±1, nan outside)."""
-
-    compute = _quiet(np.arctanh)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(dy, reciprocal(_mb.subtract(1.0, square(op.inputs[0]))))]
-
-
+# ---------------------------------------------------------------- tanh and logistic
 @register
 class Tanh(UnaryOp):
     """Hyperbolic tangent."""
@@ -352,7 +240,7 @@ class Tanh(UnaryOp):
     compute = staticmethod(np.tanh)
 
     def grad(self, op, dy):
-        return [tanh_grad(op.outputs[0], dy)]
+        return [_math_unary_grad.tanh_grad(op.outputs[0], dy)]
 
 
 @register
@@ -367,193 +255,7 @@ class Sigmoid(UnaryOp):
             return np.where(x >= 0, r, e * r)  # sigmoid(-|x|) = e / (1 + e)
 
     def grad(self, op, dy):
-        return [sigmoid_grad(op.outputs[0], dy)]
-
-
-# ---------------------------------------------------------------- error function
-_SQRT_PI = math.sqrt(math.pi)
-_TWO_OVER_SQRT_PI = 2.0 / _SQRT_PI
-# (split, series terms, continued-fraction terms): erf keeps ~1e-15 relative accuracy;
-# erfc switches to the continued fraction earlier so 1 - erf never cancels badly.
-_ERF_PLAN = (2.5, 42, 34)
-_ERFC_PLAN = (1.5, 32, 80)
-
-
-def _erf_parts(a, split, series_terms, cf_terms):
-    """For ``a >= 0`` (float64): erf(min(a, split)) and erfc(max(a, split)).
-
-    erf uses the everywhere-positive series
-    ``erf(s) = 2/sqrt(pi) * exp(-s^2) * sum_n 2^n s^(2n+1) / (2n+1)!!``;
-    erfc uses Laplace's continued fraction
-    ``erfc(b) = exp(-b^2)/sqrt(pi) / (b + 1/2 / (b + 1 / (b + 3/2 / (b + ...))))``.
-    """
-    s = np.minimum(a, split)
-    s2 = s * s
-    term = s.copy()
-    total = s.copy()
-    for n in range(series_terms):
-        term *= s2 * (2.0 / (2 * n + 3))
-        total += term
-    erf_small = (2.0 / _SQRT_PI) * np.exp(-s2) * total
-    b = np.maximum(a, split)
-    k = np.zeros_like(b)
-    for n in range(cf_terms, 0, -1):
-        k = (0.5 * n) / (b + k)
-    erfc_big = np.exp(-b * b) / (_SQRT_PI * (b + k))
-    return erf_small, erfc_big
-
-
-def _erf(x):
-    x64 = np.asarray(x, np.float64)
-    with np.errstate(**_QUIET):
-        a = np.absolute(x64)
-        small, big = _erf_parts(a, *_ERF_PLAN)
-        out = np.where(a < _ERF_PLAN[0], small, 1.0 - big)
-        out = np.copysign(out, x64)
-    return out.astype(x.dtype, copy=False)
-
-
-def _erfc(x):
-    x64 = np.asarray(x, np.float64)
-    with np.errstate(**_QUIET):
-        a = np.absolute(x64)
-        small, big = _erf_parts(a, *_ERFC_PLAN)
-        upper = np.where(a < _ERFC_PLAN[0], 1.0 - small, big)     # erfc(|x|)
-        out = np.where(x64 < 0, 2.0 - upper, upper)                # erfc(-a) = 2 - erfc(a)
-    return out.astype(x.dtype, copy=False)
-
-
-@register
-class Erf(UnaryOp):
-    """The Gauss error function (float64 accuracy about 1e-15)."""
-
-    compute = staticmethod(_erf)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(_mb.multiply(dy, _TWO_OVER_SQRT_PI),
-                             exp(negative(square(op.inputs[0]))))]
-
-
-@register
-class Erfc(UnaryOp):
-    """The complementary error function ``1 - erf(x)``, accurate in the tail."""
-
-    compute = staticmethod(_erfc)
-
-    def grad(self, op, dy):
-        return [_mb.multiply(_mb.multiply(dy, -_TWO_OVER_SQRT_PI),
-                             exp(negative(square(op.inputs[0]))))]
-
-
-# ---------------------------------------------------------------- fused gradient kernels
-class GradOp(OpDef):
-    """Base of TF1's fused gradient kernels ``f(y, dy)``: ``y`` the forward output, ``dy``
-    the gradient arriving at it; both of one float dtype and shape."""
-
-    def infer(self, y, dy):
-        check_same_dtype(y, dy, names=("y", "dy"))
-        require_dtype(y, FLOATS, "y")
-        if not y.shape.is_compatible_with(dy.shape):
-            raise ValueError(f"{self.type} needs y and dy of one shape, got {y.shape} "
-                             f"and {dy.shape}")
-        return Spec(y.dtype, y.shape.merge_with(dy.shape))
-
-
-def _fresh(t):
-    """True when ``t`` is an ndarray the kernel may overwrite (its own temporary)."""
-    return type(t) is np.ndarray and t.ndim > 0
-
-
-@register
-class TanhGrad(GradOp):
-    """``dy * (1 - y * y)``: the gradient of ``y = tanh(x)``."""
-
-    @staticmethod
-    def compute(y, dy):
-        t = np.multiply(y, y)
-        if _fresh(t):
-            np.subtract(1, t, out=t)
-            return np.multiply(t, dy, out=t)
-        return np.asarray((1 - t) * dy, dtype=y.dtype)
-
-    def grad(self, op, g):
-        y, dy = op.inputs
-        return [_mb.multiply(_mb.multiply(g, -2.0), _mb.multiply(dy, y)), tanh_grad(y, g)]
-
-
-@register
-class SigmoidGrad(GradOp):
-    """``dy * y * (1 - y)``: the gradient of ``y = sigmoid(x)``."""
-
-    @staticmethod
-    def compute(y, dy):
-        t = np.subtract(1, y)
-        if _fresh(t):
-            np.multiply(t, y, out=t)
-            return np.multiply(t, dy, out=t)
-        return np.asarray(t * y * dy, dtype=y.dtype)
-
-    def grad(self, op, g):
-        y, dy = op.inputs
-        gb = _mb.multiply(g, dy)
-        return [_mb.subtract(gb, _mb.multiply(_mb.multiply(gb, 2.0), y)), sigmoid_grad(y, g)]
-
-
-@register
-class SqrtGrad(GradOp):
-    """``0.5 * dy / y``: the gradient of ``y = sqrt(x)``."""
-
-    @staticmethod
-    def compute(y, dy):
-        with np.errstate(**_QUIET):
-            t = np.true_divide(dy, y)
-            if _fresh(t):
-                return np.multiply(t, 0.5, out=t)
-            return np.asarray(t * 0.5, dtype=y.dtype)
-
-    def grad(self, op, g):
-        y, _ = op.inputs
-        ga = _mb.realdiv(g, y)
-        return [_mb.multiply(negative(ga), op.outputs[0]), _mb.multiply(ga, 0.5)]
-
-
-@register
-class RsqrtGrad(GradOp):
-    """``-0.5 * dy * y ** 3``: the gradient of ``y = rsqrt(x)``."""
-
-    @staticmethod
-    def compute(y, dy):
-        with np.errstate(**_QUIET):
-            t = np.multiply(y, y)
-            if _fresh(t):
-                np.multiply(t, y, out=t)
-                np.multiply(t, dy, out=t)
-                return np.multiply(t, -0.5, out=t)
-            return np.asarray(t * y * dy * -0.5, dtype=y.dtype)
-
-    def grad(self, op, g):
-        y, dy = op.inputs
-        ga = _mb.multiply(_mb.multiply(_mb.multiply(g, -1.5), dy), square(y))
-        return [ga, rsqrt_grad(y, g)]
-
-
-@register
-class ReciprocalGrad(GradOp):
-    """``-dy * y * y``: the gradient of ``y = 1 / x``."""
-
-    @staticmethod
-    def compute(y, dy):
-        with np.errstate(**_QUIET):
-            t = np.multiply(y, y)
-            if _fresh(t):
-                np.multiply(t, dy, out=t)
-                return np.negative(t, out=t)
-            return np.asarray(-(t * dy), dtype=y.dtype)
-
-    def grad(self, op, g):
-        y, dy = op.inputs
-        return [_mb.multiply(_mb.multiply(g, -2.0), _mb.multiply(dy, y)),
-                reciprocal_grad(y, g)]
+        return [_math_unary_grad.sigmoid_grad(op.outputs[0], dy)]
 
 
 # ---------------------------------------------------------------- classification
@@ -591,47 +293,6 @@ class IsFinite(FloatPredicate):
 # ---------------------------------------------------------------- public functions
 def _unary(op_type, x, name):
     return apply_op(op_type, [convert_to_tensor(x)], name=name)
-
-
-def _inv_sqrt_one_minus_square(x):
-    """``1 / sqrt(1 - x**2)`` built as TF1's asin/acos gradients build it."""
-    return reciprocal(sqrt(_mb.subtract(1.0, square(x))))
-
-
-def _grad_op(op_type, y, dy, name):
-    y, dy = convert_to_tensor(y), convert_to_tensor(dy)
-    return apply_op(op_type, [y, dy], name=name)
-
-
-def tanh_grad(y, dy, name=None):
-    """``dy * (1 - y**2)`` (op ``TanhGrad``): backprop through ``y = tanh(x)``.
-
-    Args:
-        y: the output of ``tanh``; a float tensor.
-        dy: the gradient arriving at ``y``; same dtype and shape.
-        name: op name (default ``"TanhGrad"``).
-    """
-    return _grad_op("TanhGrad", y, dy, name)
-
-
-def sigmoid_grad(y, dy, name=None):
-    """``dy * y * (1 - y)`` (op ``SigmoidGrad``): backprop through ``y = sigmoid(x)``."""
-    return _grad_op("SigmoidGrad", y, dy, name)
-
-
-def sqrt_grad(y, dy, name=None):
-    """``0.5 * dy / y`` (op ``SqrtGrad``): backprop through ``y = sqrt(x)``."""
-    return _grad_op("SqrtGrad", y, dy, name)
-
-
-def rsqrt_grad(y, dy, name=None):
-    """``-0.5 * dy * y**3`` (op ``RsqrtGrad``): backprop through ``y = rsqrt(x)``."""
-    return _grad_op("RsqrtGrad", y, dy, name)
-
-
-def reciprocal_grad(y, dy, name=None):
-    """``-dy * y**2`` (op ``ReciprocalGrad``): backprop through ``y = 1 / x``."""
-    return _grad_op("ReciprocalGrad", y, dy, name)
 
 
 def negative(x, name=None):
@@ -736,61 +397,6 @@ def round(x, name=None):  # noqa: A001 - TF1's name
     return apply_op("Round", [x], name=name)
 
 
-def sin(x, name=None):
-    """Sine elementwise; float tensors."""
-    return _unary("Sin", x, name)
-
-
-def cos(x, name=None):
-    """Cosine elementwise; float tensors."""
-    return _unary("Cos", x, name)
-
-
-def tan(x, name=None):
-    """Tangent elementwise; float tensors."""
-    return _unary("Tan", x, name)
-
-
-def asin(x, name=None):
-    """Inverse sine elementwise (nan outside [-1, 1]); float tensors."""
-    return _unary("Asin", x, name)
-
-
-def acos(x, name=None):
-    """Inverse cosine elementwise (nan outside [-1, 1]); float tensors."""
-    return _unary("Acos", x, name)
-
-
-def atan(x, name=None):
-    """Inverse tangent elementwise; float tensors."""
-    return _unary("Atan", x, name)
-
-
-def sinh(x, name=None):
-    """Hyperbolic sine elementwise; float tensors."""
-    return _unary("Sinh", x, name)
-
-
-def cosh(x, name=None):
-    """Hyperbolic cosine elementwise; float tensors."""
-    return _unary("Cosh", x, name)
-
-
-def asinh(x, name=None):
-    """Inverse hyperbolic sine elementwise; float tensors."""
-    return _unary("Asinh", x, name)
-
-
-def acosh(x, name=None):
-    """Inverse hyperbolic cosine elementwise (nan below 1); float tensors."""
-    return _unary("Acosh", x, name)
-
-
-def atanh(x, name=None):
-    """Inverse hyperbolic tangent elementwise (nan outside [-1, 1]); float tensors."""
-    return _unary("Atanh", x, name)
-
-
 def tanh(x, name=None):
     """Hyperbolic tangent elementwise; float tensors (also ``tf.nn.tanh``)."""
     return _unary("Tanh", x, name)
@@ -806,16 +412,6 @@ def sigmoid(x, name=None):
         name: op name (default ``"Sigmoid"``).
     """
     return _unary("Sigmoid", x, name)
-
-
-def erf(x, name=None):
-    """Gauss error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``; float tensors."""
-    return _unary("Erf", x, name)
-
-
-def erfc(x, name=None):
-    """Complementary error function ``1 - erf(x)``, accurate for large ``x``; float tensors."""
-    return _unary("Erfc", x, name)
 
 
 def is_nan(x, name=None):

@@ -7,9 +7,8 @@ an unknown rank (or, with ``keep_dims``, the input's rank).
 
 Gradients follow TF1: ``Sum``/``Mean`` broadcast the output gradient back (one
 ``BroadcastTo`` when shapes are static), ``Max``/``Min`` split it equally among
-ties, ``Prod`` uses exclusive cumulative products. ``ReducedShape`` and
-``ReductionPermutation`` are small int ops those gradients use when the input's
-shape or the axes are only known when the graph runs.
+ties, ``Prod`` uses exclusive cumulative products. The machinery they share, with the
+``ReducedShape`` and ``ReductionPermutation`` ops, is in reduction_grad.py.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..graphlib import Tensor, TensorShape, dtypes, name_scope
-from . import array_combine as _array_combine
 from . import array_fill as _array_fill
 from . import array_shape as _array_shape
 from . import array_transform as _array_transform
@@ -25,6 +23,7 @@ from . import math_binary as _math_binary
 from . import math_compare as _math_compare
 from . import math_misc as _math_misc
 from . import math_unary as _math_unary
+from . import reduction_grad as _reduction_grad
 from .convert import constant, convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import ALL, NUMERIC, require_dtype
@@ -133,127 +132,6 @@ class _Reduction(OpDef):
             x, _runtime_axes(np.asarray(reduction_indices), x.ndim), bool(keep_dims))
 
 
-# ---------------------------------------------------------------------- gradient helpers
-@register
-class ReducedShape(OpDef):
-    """``input_shape`` with the entries at ``axes`` set to 1 (the keep_dims shape).
-
-    Used by the gradients of reductions whose input shape or axes are only known
-    when the graph runs (TF1's ``math_ops.reduced_shape``).
-    """
-
-    differentiable = False
-
-    def infer(self, input_shape, axes):
-        require_dtype(input_shape, _INDEX_TYPES, "input_shape")
-        require_dtype(axes, _INDEX_TYPES, "axes")
-        if input_shape.shape.rank not in (None, 1):
-            raise ValueError(f"Shape must be rank 1 but is rank {input_shape.shape.rank}")
-        if axes.shape.rank is not None and axes.shape.rank > 1:
-            raise ValueError(f"Shape must be at most rank 1 but is rank {axes.shape.rank}")
-        n = input_shape.shape.raw[0] if input_shape.shape.rank == 1 else None
-        return Spec(input_shape.dtype, [n])
-
-    @staticmethod
-    def compute(input_shape, axes):
-        out = np.array(input_shape, copy=True).reshape(-1)
-        axes = np.asarray(axes).reshape(-1)
-        if axes.size:
-            out[[_check_axis(int(a), out.size) for a in axes]] = 1
-        return out
-
-    def static_value(self, op):
-        shape, axes = constant_value(op.inputs[0]), constant_value(op.inputs[1])
-        if shape is None or axes is None:
-            return None
-        try:
-            return self.compute(shape, axes)
-        except ValueError:
-            return None
-
-
-@register
-class ReductionPermutation(OpDef):
-    """``[perm, inverse]``: the reduced axes first (ascending), then the others.
-
-    ``perm`` moves the reduced dimensions of a tensor with shape ``input_shape`` to
-    the front; ``inverse`` moves them back. Used by the gradient of ``Prod`` when
-    the input's rank or the axes are only known when the graph runs.
-    """
-
-    differentiable = False
-
-    def infer(self, input_shape, axes):
-        require_dtype(input_shape, _INDEX_TYPES, "input_shape")
-        require_dtype(axes, _INDEX_TYPES, "axes")
-        if input_shape.shape.rank not in (None, 1):
-            raise ValueError(f"Shape must be rank 1 but is rank {input_shape.shape.rank}")
-        n = input_shape.shape.raw[0] if input_shape.shape.rank == 1 else None
-        return [Spec(dtypes.int32, [n]), Spec(dtypes.int32, [n])]
-
-    @staticmethod
-    def compute(input_shape, axes):
-        rank = np.size(input_shape)
-        reduced = sorted({_check_axis(int(a), rank) for a in np.asarray(axes).reshape(-1)})
-        perm = np.array(reduced + [i for i in range(rank) if i not in reduced], np.int32)
-        return [perm, np.argsort(perm).astype(np.int32)]
-
-
-def _static_axes(op):
-    """``(dims, axes)``: the input's dims (a tuple, entries may be None) and the set of
-    reduced axes, when the rank and the axes are known while declaring; else None."""
-    x, axis = op.inputs[0], op.inputs[1]
-    dims = x.shape.raw
-    if dims is None:
-        return None
-    value = constant_value(axis)
-    if value is None:
-        return None
-    return dims, {int(a) % len(dims) for a in np.asarray(value).reshape(-1)} if dims else set()
-
-
-def _kept(op, t, static=None):
-    """``t`` (shaped like ``op``'s output) reshaped to the keep_dims output shape."""
-    if op.attrs["keep_dims"]:
-        return t
-    static = static or _static_axes(op)
-    if static is not None:
-        dims, axes = static
-        kept = [1 if i in axes else d for i, d in enumerate(dims)]
-        if t.shape.raw is not None and list(t.shape.raw) == kept and None not in kept:
-            return t
-        if kept.count(None) <= 1:
-            return _array_shape.reshape(t, [-1 if d is None else d for d in kept])
-    x, axis = op.inputs[0], op.inputs[1]
-    return _array_shape.reshape(t, reduced_shape(_array_shape.shape(x), axis))
-
-
-def reduced_shape(input_shape, axes):
-    """The 1-D shape ``input_shape`` with the dimensions in ``axes`` set to 1."""
-    return apply_op("ReducedShape", [convert_to_tensor(input_shape), convert_to_tensor(axes)])
-
-
-def _input_shape(x):
-    """``x``'s shape as a list of ints when fully known, else a ``Shape`` tensor."""
-    return list(x.shape.raw) if x.shape.is_fully_defined() else _array_shape.shape(x)
-
-
-def _broadcast_back(op, dy, static=None):
-    """``dy`` (the gradient of a reduction's output) broadcast to the input's shape."""
-    x = op.inputs[0]
-    static = static or _static_axes(op)
-    if static is not None:
-        dims, axes = static
-        if not axes:
-            return dy
-        if not op.attrs["keep_dims"] and axes != set(range(len(axes))):
-            dy = _kept(op, dy, static)
-        # kept or leading axes: dy broadcasts against the input as it is (one op)
-        return _array_transform.broadcast_to(dy, _input_shape(x))
-    if _reduces_all(x, op.inputs[1]):
-        return _array_transform.broadcast_to(dy, _array_shape.shape(x))
-    return _array_transform.broadcast_to(_kept(op, dy), _array_shape.shape(x))
-
 
 def _f16_via_f32(fn):
     def reduce(x, axes, keep):
@@ -273,7 +151,7 @@ class Sum(_Reduction):
         return _f16_via_f32(self.reduce) if dtype is dtypes.float16 else self.reduce
 
     def grad(self, op, dy):
-        return [_broadcast_back(op, dy), None]
+        return [_reduction_grad._broadcast_back(op, dy), None]
 
 
 def _mean_float(x, axes, keep):
@@ -312,13 +190,13 @@ class Mean(_Reduction):
 
     def grad(self, op, dy):
         x, y = op.inputs[0], op.outputs[0]
-        static = _static_axes(op)
+        static = _reduction_grad._static_axes(op)
         reduced = None if static is None else [static[0][i] for i in static[1]]
         if reduced is not None and None not in reduced:
             count = int(np.prod(reduced, dtype=np.int64))
             if count > 1:  # scale the small gradient, then broadcast it
                 dy = _math_binary.realdiv(dy, constant(np.asarray(count, dy.dtype.np_dtype)))
-            return [_broadcast_back(op, dy, static), None]
+            return [_reduction_grad._broadcast_back(op, dy, static), None]
         if (static is not None and len(static[1]) == len(static[0])) \
                 or _reduces_all(x, op.inputs[1]):
             count = _array_shape.size(x)
@@ -326,7 +204,7 @@ class Mean(_Reduction):
             count = _math_binary.floordiv(_array_shape.size(x), _math_binary.maximum(
                 _array_shape.size(y), constant(np.int32(1))))
         dy = _math_binary.realdiv(dy, _math_misc.cast(count, dy.dtype))
-        return [_broadcast_back(op, dy, static), None]
+        return [_reduction_grad._broadcast_back(op, dy, static), None]
 
 
 class _Extremum(_Reduction):
@@ -351,9 +229,9 @@ class _Extremum(_Reduction):
     def grad(self, op, dy):
         # TF1: the gradient goes to every element equal to the extremum, split equally.
         x, axis = op.inputs
-        static = _static_axes(op)
-        y = _kept(op, op.outputs[0], static)
-        dy = _kept(op, dy, static)
+        static = _reduction_grad._static_axes(op)
+        y = _reduction_grad._kept(op, op.outputs[0], static)
+        dy = _reduction_grad._kept(op, dy, static)
         indicators = _math_misc.cast(_math_compare.equal(x, y), dy.dtype)
         count = apply_op("Sum", [indicators, axis], {"keep_dims": True})
         return [_math_binary.multiply(indicators, _math_binary.realdiv(dy, count)), None]
@@ -389,54 +267,9 @@ class Prod(_Reduction):
     def grad(self, op, dy):
         # TF1: d prod / d x_i is the product of the other elements of x_i's group,
         # computed from exclusive cumulative products (exact when some are zero).
-        return [_math_binary.multiply(_others_product(op), _kept(op, dy)), None]
+        return [_math_binary.multiply(_reduction_grad._others_product(op),
+                                      _reduction_grad._kept(op, dy)), None]
 
-
-def _exclusive_product(t, axis):
-    """Product of the other elements along ``axis`` (an int) of ``t``."""
-    left = _math_misc.cumprod(t, axis, exclusive=True)
-    right = _math_misc.cumprod(t, axis, exclusive=True, reverse=True)
-    return _math_binary.multiply(left, right)
-
-
-def _others_product(op):
-    """For ``Prod`` op ``op``: each input element's product of the others in its group."""
-    x, axis = op.inputs
-    static_rank = x.shape.rank
-    value = constant_value(axis)
-    if static_rank is not None and value is not None:
-        axes = sorted({int(a) % static_rank for a in np.asarray(value).reshape(-1)}) \
-            if static_rank else []
-        if not axes:
-            return _array_fill.ones_like(x)
-        if len(axes) == 1:  # the common case: no reshape, no transpose
-            return _exclusive_product(x, axes[0])
-        others = [i for i in range(static_rank) if i not in axes]
-        perm = axes + others
-        if perm == list(range(static_rank)):
-            perm = None
-        dims = x.shape.raw
-        if None not in dims:
-            inner = int(np.prod([dims[i] for i in others], dtype=np.int64))
-            xt = x if perm is None else _array_shape.transpose(x, perm)
-            flat = _array_shape.reshape(xt, [-1, inner])
-            back_shape = list(xt.shape.raw)
-        else:
-            xt = x if perm is None else _array_shape.transpose(x, perm)
-            inner = _array_shape.size(op.outputs[0])
-            flat = _array_shape.reshape(xt, _array_combine.stack([-1, inner]))
-            back_shape = _array_shape.shape(xt)
-        out = _array_shape.reshape(_exclusive_product(flat, 0), back_shape)
-        if perm is not None:
-            out = _array_shape.transpose(out, list(np.argsort(perm)))
-        return out
-    # rank or axes known only when running
-    perm, inverse = apply_op("ReductionPermutation", [_array_shape.shape(x), axis])
-    xt = _array_shape.transpose(x, perm)
-    inner = _array_shape.size(op.outputs[0])
-    flat = _array_shape.reshape(xt, _array_combine.stack([-1, inner]))
-    out = _array_shape.reshape(_exclusive_product(flat, 0), _array_shape.shape(xt))
-    return _array_shape.transpose(out, inverse)
 
 
 @register

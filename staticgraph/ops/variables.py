@@ -234,6 +234,32 @@ class Variable:
             collections.append(GraphKeys.TRAINABLE_VARIABLES)
         self.graph.add_to_collections(collections, self)
 
+    @classmethod
+    def _from_ops(cls, variable_tensor, initializer_op, snapshot, initial_value,
+                  trainable=True, constraint=None) -> "Variable":
+        """A Variable wrapping ops that already exist (e.g. imported from a GraphDef).
+
+        ``__init__`` always creates ops; this sets the same fields around existing
+        ones and creates nothing. The caller checks the ops fit together and adds
+        the Variable to collections (none are changed here).
+
+        Args:
+            variable_tensor: output 0 of the ``VariableV2`` op (the storage).
+            initializer_op: its ``Assign`` Operation (``w/Assign``).
+            snapshot: its read Tensor (``w/read``).
+            initial_value: the Tensor the initializer assigns.
+            trainable: the value of :attr:`trainable`.
+            constraint: stored as ``constraint`` (optimizers apply it).
+        """
+        var = cls.__new__(cls)
+        var._variable = variable_tensor
+        var._initializer_op = initializer_op
+        var._snapshot = snapshot
+        var._initial_value = initial_value
+        var._trainable = bool(trainable)
+        var.constraint = constraint
+        return var
+
     # -------------------------------------------------------------- properties
     @property
     def name(self) -> str:

@@ -12,6 +12,7 @@ from ..graphlib import Tensor, name_scope
 from ..ops import math_binary as _binary
 from ..ops import math_compare as _compare
 from ..ops import math_misc as _misc
+from ..ops import math_trig as _trig
 from ..ops import math_unary as _unary
 from ..ops.convert import constant, convert_to_tensor
 
@@ -189,7 +190,7 @@ def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
         decay_steps = _misc.cast(decay_steps, dtype)
         step = _binary.minimum(_misc.cast(global_step, dtype), decay_steps)
         completed_fraction = step / decay_steps
-        cosine_decayed = 0.5 * (1.0 + _unary.cos(constant(math.pi, dtype=dtype)
+        cosine_decayed = 0.5 * (1.0 + _trig.cos(constant(math.pi, dtype=dtype)
                                                  * completed_fraction))
         decayed = (1 - alpha) * cosine_decayed + alpha
         return _binary.multiply(learning_rate, decayed, name=name)

@@ -14,8 +14,10 @@ import json
 import os
 
 from ..graphlib import GraphKeys, get_default_graph
-from ..graphlib.graph_def import (MAX_JSON_BYTES, GraphDef, InvalidGraphDefError,
-                                  graph_to_graph_def, import_graph_def_full, parse_json)
+from ..graphlib.graph_def import import_graph_def_full
+from ..graphlib.graph_def_export import graph_to_graph_def
+from ..graphlib.graph_def_format import (MAX_JSON_BYTES, GraphDef, InvalidGraphDefError,
+                                         parse_json)
 
 __all__ = ["MetaGraphDef", "export_meta_graph", "import_meta_graph"]
 

@@ -1,13 +1,13 @@
-"""Cases for the gather ops: GatherV2, GatherNd, OneHot, and the scatter-adds that are
-their gradients (UnsortedSegmentSum, ScatterNd). References are plain numpy indexing
-and loops."""
+"""Cases for the gather ops: GatherV2, GatherNd, OneHot. References are plain numpy
+indexing and loops. The scatter-adds that are their gradients are in
+``array_scatter_cases``."""
 
 import numpy as np
 
 import staticgraph as tf
 
 from . import Case
-from .array_slice_cases import F34, I234, P234, P53
+from .array_slice_cases import F34, P234, P53
 
 
 def _one_hot(indices, depth, on, off, axis, dtype):
@@ -16,26 +16,6 @@ def _one_hot(indices, depth, on, off, axis, dtype):
         if 0 <= indices[pos] < depth:
             out[pos + (indices[pos],)] = on
     return np.moveaxis(out, -1, axis)
-
-
-def _segment_sum(data, ids, n):
-    """Reference unsorted segment sum: a loop over the ids (negative ones dropped)."""
-    out = np.zeros((n,) + data.shape[ids.ndim:], data.dtype)
-    for pos in np.ndindex(ids.shape):
-        if ids[pos] >= 0:
-            out[ids[pos]] += data[pos]
-    return out
-
-
-def _scatter(indices, updates, shape):
-    """Reference scatter_nd: a loop over the index tuples, adding duplicates."""
-    out = np.zeros(shape, updates.dtype)
-    for pos in np.ndindex(indices.shape[:-1]):
-        out[tuple(indices[pos])] += updates[pos]
-    return out
-
-
-SEG = np.linspace(-2, 2, 5 * 3).reshape(5, 3)
 
 
 CASES = [
@@ -88,33 +68,4 @@ CASES = [
          [np.array([2, 0], np.int32), np.float32(2.5), np.float32(-1)],
          lambda i, on, off: _one_hot(i, 3, on, off, -1, np.float32), id="tensor_values",
          grad="none"),
-    # ---- UnsortedSegmentSum (the dense gradient of GatherV2)
-    Case("UnsortedSegmentSum", lambda d, i: tf.unsorted_segment_sum(d, i, 4),
-         [SEG, np.array([3, 0, -1, 3, 0], np.int32)],
-         lambda d, i: _segment_sum(d, i, 4), bad=[[(4, 3), (5,)], [(5, 3), (5, 3, 1)]],
-         bad_dtypes=[[np.float32, np.float32], [np.bool_, np.int32]], grad2=True),
-    Case("UnsortedSegmentSum",
-         lambda d, i: tf.unsorted_segment_sum(d, i, np.int64(3)),
-         [P234, np.array([[2, 2, 0], [1, 2, 2]], np.int64)],
-         lambda d, i: _segment_sum(d, i, 3), id="2d_ids_int64"),
-    Case("UnsortedSegmentSum", lambda d, i: tf.unsorted_segment_sum(d, i, 3),
-         [I234[0], np.array([0, 0, 2], np.int32)], lambda d, i: _segment_sum(d, i, 3),
-         id="int"),
-    Case("UnsortedSegmentSum", lambda d, i, n: tf.unsorted_segment_sum(d, i, n),
-         [SEG[:, 0], np.array([1, 1, 0, 1, 1], np.int32), np.int32(2)],
-         lambda d, i, n: _segment_sum(d, i, int(n)), id="tensor_num_segments"),
-    Case("UnsortedSegmentSum", lambda d, i: tf.unsorted_segment_sum(d, i, 2),
-         [np.zeros((0, 3), np.float32), np.zeros((0,), np.int32)],
-         lambda d, i: np.zeros((2, 3), np.float32), id="empty"),
-    # ---- ScatterNd (the gradient of GatherNd)
-    Case("ScatterNd", lambda i, u: tf.scatter_nd(i, u, [3, 4]),
-         [np.array([[0, 3], [2, 1], [0, 3]], np.int32), SEG[:3, 0]],
-         lambda i, u: _scatter(i, u, (3, 4)), bad=[[(3, 2), (4,)], [(3, 3), (3,)]],
-         bad_dtypes=[[np.float32, np.float32]], grad2=True),
-    Case("ScatterNd", lambda i, u: tf.scatter_nd(i, u, np.array([4, 5], np.int64)),
-         [np.array([[[1], [3]], [[1], [0]]], np.int64), np.linspace(0, 1, 20).reshape(2, 2, 5)],
-         lambda i, u: _scatter(i, u, (4, 5)), id="slices_int64"),
-    Case("ScatterNd", lambda i, u: tf.scatter_nd(i, u, [2, 3]),
-         [np.array([[1], [1]], np.int32), I234[0, :2, :3]],
-         lambda i, u: _scatter(i, u, (2, 3)), id="int_rows"),
 ]

@@ -3,8 +3,6 @@
 import numpy as np
 
 import staticgraph as tf
-from staticgraph.ops.reduction import reduced_shape
-from staticgraph.ops.registry import apply_op
 
 from . import Case, rng
 
@@ -96,19 +94,6 @@ CASES = [
     Case("Prod", lambda x: tf.reduce_prod(x, []), [F64], lambda x: x, id="no_axes"),
     Case("Prod", lambda x: tf.reduce_prod(x, 1, keepdims=True), [I],
          lambda x: x.prod(1, keepdims=True, dtype=np.int32), id="int"),
-    # ---- gradient helpers
-    Case("ReducedShape", lambda s, a: reduced_shape(s, a),
-         [np.array([2, 3, 4], np.int32), np.array([0, -1], np.int32)],
-         lambda s, a: np.array([1, 3, 1], np.int32), bad=[[(2, 3), (1,)]],
-         bad_dtypes=[[np.float32, np.int32]]),
-    Case("ReducedShape", lambda s, a: reduced_shape(s, a),
-         [np.array([5, 2], np.int64), np.array(1, np.int64)],
-         lambda s, a: np.array([5, 1], np.int64), id="scalar_axis_int64"),
-    Case("ReductionPermutation",
-         lambda s, a: apply_op("ReductionPermutation", [s, a]),
-         [np.array([2, 3, 4, 5], np.int32), np.array([3, -3, 1], np.int32)],
-         lambda s, a: [np.array([1, 3, 0, 2], np.int32), np.array([2, 0, 3, 1], np.int32)],
-         bad=[[(2, 2), (1,)]]),
     # ---- Any / All
     Case("Any", lambda x: tf.reduce_any(x, 1), [B], lambda x: x.any(1),
          bad_dtypes=[[np.float32]]),

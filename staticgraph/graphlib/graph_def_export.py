@@ -1,0 +1,119 @@
+"""Describing a :class:`Graph` as a :class:`~.graph_def_format.GraphDef`.
+
+:func:`graph_to_graph_def` (``Graph.as_graph_def`` delegates here) writes every op
+in creation order with its typed attributes, output dtypes and shapes and declaring
+line, the graph seed and the collections that can be written.
+"""
+
+from __future__ import annotations
+
+from .graph_def_attrs import _Encoder
+from .graph_def_format import FORMAT, INLINE_BYTES, VERSION, _PRIVATE_COLLECTIONS, GraphDef
+from .operation import Operation
+from .tensor import Tensor
+
+
+def _variable_class():
+    from ..ops.variables import Variable
+    return Variable
+
+
+def graph_to_graph_def(graph, max_inline_bytes=INLINE_BYTES, collection_list=None,
+                       export_scope=None, clear_devices=False) -> GraphDef:
+    """Describe ``graph`` as a :class:`GraphDef` (``Graph.as_graph_def`` delegates here).
+
+    Args:
+        graph: the graph.
+        max_inline_bytes: arrays larger than this go to ``GraphDef.tensors`` (None:
+            everything inline).
+        collection_list: names of the collections to write (default: all).
+        export_scope: only ops under this name scope, names relative to it.
+        clear_devices: write empty device strings.
+
+    Raises:
+        TypeError: an attribute value that has no GraphDef encoding.
+        ValueError: with ``export_scope``, an op in the scope that depends on one outside.
+    """
+    enc = _Encoder(max_inline_bytes)
+    prefix = (export_scope.rstrip("/") + "/") if export_scope else ""
+
+    def rel(name):
+        return name[len(prefix):] if prefix else name
+
+    def inside(name):
+        return not prefix or name.startswith(prefix)
+
+    ops = []
+    for op in graph.get_operations():
+        if not inside(op.name):
+            continue
+        for t in op.inputs:
+            if not inside(t.op.name):
+                raise ValueError(f"Op {op.name!r} in export_scope {export_scope!r} takes input "
+                                 f"{t.name!r} from outside the scope.")
+        for c in op.control_inputs:
+            if not inside(c.name):
+                raise ValueError(f"Op {op.name!r} in export_scope {export_scope!r} has control "
+                                 f"input {c.name!r} from outside the scope.")
+        where = f"op {op.name!r} ({op.type})"
+        entry = {
+            "name": rel(op.name),
+            "type": op.type,
+            "inputs": [f"{rel(t.op.name)}:{t.value_index}" for t in op.inputs],
+            "control_inputs": [rel(c.name) for c in op.control_inputs],
+            "device": "" if clear_devices else (op.device or ""),
+            "attrs": {k: enc.attr(v, f"{where} attr {k!r}") for k, v in op.attrs.items()},
+            "outputs": [{"dtype": t.dtype.name,
+                         "shape": None if t.shape.raw is None else list(t.shape.raw)}
+                        for t in op.outputs],
+            "frame": None if op.traceback is None else
+                     [str(op.traceback[0]), int(op.traceback[1]),
+                      str(op.traceback[2]) if len(op.traceback) > 2 else ""],
+        }
+        ops.append(entry)
+    collections = {}
+    for key in graph.get_all_collection_keys():
+        if not isinstance(key, str) or key in _PRIVATE_COLLECTIONS:
+            continue
+        if collection_list is not None and key not in collection_list:
+            continue
+        items = []
+        for item in graph.get_collection_ref(key):
+            encoded = _encode_collection_item(item, graph, rel, inside)
+            if encoded is not None:
+                items.append(encoded)
+        if items:
+            collections[key] = items
+    data = {"format": FORMAT, "version": VERSION,
+            "seed": None if graph.seed is None else int(graph.seed),
+            "ops": ops, "collections": collections}
+    return GraphDef(data, enc.tensors)
+
+
+def _encode_collection_item(item, graph, rel, inside):
+    """One collection entry as JSON, or None for values that cannot be written."""
+    Variable = _variable_class()
+    if isinstance(item, Variable):
+        parts = [item.op, item.initializer, item.value().op, item.initial_value.op]
+        if any(p is None or p.graph is not graph or not inside(p.name) for p in parts):
+            return None
+        return {"variable": {"name": rel(item.op.name),
+                             "initializer": rel(item.initializer.name),
+                             "snapshot": f"{rel(item.value().op.name)}:"
+                                         f"{item.value().value_index}",
+                             "initial_value": f"{rel(item.initial_value.op.name)}:"
+                                              f"{item.initial_value.value_index}",
+                             "trainable": bool(item.trainable)}}
+    if isinstance(item, Tensor):
+        if item.graph is not graph or not inside(item.op.name):
+            return None
+        return {"tensor": f"{rel(item.op.name)}:{item.value_index}"}
+    if isinstance(item, Operation):
+        if item.graph is not graph or not inside(item.name):
+            return None
+        return {"operation": rel(item.name)}
+    if isinstance(item, str):
+        return {"string": item}
+    if item is None or isinstance(item, (bool, int, float)):
+        return {"value": _Encoder(None).attr(item, "collection")}
+    return None   # Python objects (savers, scope stores, queue runners ...) stay behind
