@@ -122,8 +122,12 @@ class _Reduction(OpDef):
             return lambda x, _axis: reduce(x, axes, keep)
         return lambda x, axis: reduce(x, _runtime_axes(np.asarray(axis), np.ndim(x)), keep)
 
+    f16_via_f32 = False  # accumulate float16 inputs in float32 (sums, products)
+
     def kernel_for(self, dtype):
         """The ``reduce`` function used for inputs of ``dtype``."""
+        if self.f16_via_f32 and dtype is dtypes.float16:
+            return _f16_via_f32(self.reduce)
         return self.reduce
 
     def compute(self, input, reduction_indices, keep_dims=False):  # noqa: A002
@@ -147,8 +151,7 @@ class Sum(_Reduction):
     def reduce(x, axes, keep):
         return np.add.reduce(x, axis=axes, dtype=x.dtype, keepdims=keep)
 
-    def kernel_for(self, dtype):
-        return _f16_via_f32(self.reduce) if dtype is dtypes.float16 else self.reduce
+    f16_via_f32 = True
 
     def grad(self, op, dy):
         return [_reduction_grad._broadcast_back(op, dy), None]
@@ -261,8 +264,7 @@ class Prod(_Reduction):
     def reduce(x, axes, keep):
         return np.multiply.reduce(x, axis=axes, dtype=x.dtype, keepdims=keep)
 
-    def kernel_for(self, dtype):
-        return _f16_via_f32(self.reduce) if dtype is dtypes.float16 else self.reduce
+    f16_via_f32 = True
 
     def grad(self, op, dy):
         # TF1: d prod / d x_i is the product of the other elements of x_i's group,
