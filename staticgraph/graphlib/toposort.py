@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 
-__all__ = ["topological_order"]
+__all__ = ["topological_order", "needed_ops"]
 
 
 def topological_order(ops, deps):
@@ -35,3 +35,31 @@ def topological_order(ops, deps):
         raise ValueError(f"The graph has a cycle of control dependencies among {stuck}; "
                          "it cannot run.")
     return order
+
+
+def needed_ops(elements, fed):
+    """The ops ``elements`` (tensors and ops) depend on, stopping at tensors whose id is
+    in ``fed``, in an execution order: creation order when it is one, else topological."""
+    needed = {}
+    stack = []
+    for e in elements:
+        if hasattr(e, 'value_index'):
+            if id(e) not in fed:
+                stack.append(e.op)
+        else:
+            stack.append(e)
+    while stack:
+        op = stack.pop()
+        if id(op) in needed:
+            continue
+        needed[id(op)] = op
+        for t in op.inputs:
+            if id(t) not in fed:
+                stack.append(t.op)
+        stack.extend(op.control_inputs)
+    ops = sorted(needed.values(), key=lambda o: o._id)
+    deps = {id(op): [t.op for t in op.inputs if id(t) not in fed] + op.control_inputs
+            for op in ops}
+    if all(d._id < op._id for op in ops for d in deps[id(op)]):
+        return ops  # creation order is an execution order (the usual case)
+    return topological_order(ops, deps)

@@ -34,6 +34,9 @@ class Const(OpDef):
     def static_value(self, op):
         return op.attrs["value"]
 
+    def onnx(self, ctx, op):
+        return ctx.const(op.attrs["value"], op.attrs["dtype"])
+
 
 @register
 class Placeholder(OpDef):
@@ -52,6 +55,10 @@ class Placeholder(OpDef):
             raise InvalidArgumentError(None, op, f"You must feed a value for placeholder "
                                                  f"tensor '{op.name}'")
         return missing
+
+    def onnx(self, ctx, op):
+        ctx.unsupported(f"placeholder '{op.name}' is needed by the outputs but is not one "
+                        f"of the model's inputs; add it to inputs=")
 
 
 @register
@@ -74,6 +81,9 @@ class PlaceholderWithDefault(OpDef):
     def grad(self, op, dy):
         return [dy]
 
+    def onnx(self, ctx, op, x):
+        return ctx.node("Identity", [x])
+
 
 @register
 class Identity(OpDef):
@@ -91,6 +101,9 @@ class Identity(OpDef):
     def grad(self, op, dy):
         return [dy]
 
+    def onnx(self, ctx, op, x):
+        return ctx.node("Identity", [x])
+
 
 @register
 class NoOp(OpDef):
@@ -105,6 +118,9 @@ class NoOp(OpDef):
     @staticmethod
     def compute():
         return ()
+
+    def onnx(self, ctx, op):
+        return None  # ordering only: the exporter walks ops in execution order
 
 
 def placeholder(dtype, shape=None, name=None):

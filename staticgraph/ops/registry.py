@@ -8,7 +8,10 @@ An op definition holds everything the system knows about its op type:
 * ``compute(*values, **attrs)``: the numpy kernel (or ``make_kernel`` for ops that
   need session state such as variables and random streams);
 * optional ``static_value(op)``: the value when it is known while declaring;
-* ``grad`` / ``onnx``: gradient rule and ONNX lowering (filled in by later issues).
+* ``grad``: the gradient rule (or ``differentiable = False``);
+* ``onnx(ctx, op, *inputs)``: the ONNX lowering, emitting standard ``ai.onnx`` nodes
+  through a :class:`~staticgraph.export.onnx.LoweringContext` (or ``onnx_unsupported``,
+  the reason the op cannot be exported).
 
 Example::
 
@@ -104,6 +107,19 @@ class OpDef:
     shape. Ops that carry no gradient set ``differentiable = False`` instead.
     """
     grad_broadcasts: bool = False
+
+    # ---- ONNX ------------------------------------------------------------------
+    onnx = None
+    """``onnx(self, ctx, op, *inputs)`` -> the ONNX value name of each output.
+
+    ``inputs`` are the ONNX value names of the op's inputs (for ``ref_inputs``: the
+    variable's current value, or None when it has none yet). Emit nodes with
+    ``ctx.node(...)`` and constants with ``ctx.const(...)``; return one name for a
+    single-output op, a list for several, None for an op without outputs.
+    Only standard ``ai.onnx`` operators of ``ctx.opset`` may be used.
+    """
+    onnx_unsupported: str | None = None
+    """Why this op type has no ONNX lowering (set instead of ``onnx``)."""
 
     # ---- execution -------------------------------------------------------------
     compute = None

@@ -42,6 +42,9 @@ class VariableV2(OpDef):
         store, name = runtime.variables, op.name
         return lambda: store[name]
 
+    def onnx(self, ctx, op):
+        return None  # never called: the exporter turns variables into inputs/initializers
+
 
 class _AssignBase(OpDef):
     """Writes a new value into the variable that is input 0 (a reference, not read)."""
@@ -88,6 +91,11 @@ class Assign(_AssignBase):
 
         return assign_kernel
 
+    def onnx(self, ctx, op, ref, value):
+        new = ctx.node("Identity", [value])
+        ctx.assign(op.inputs[0], new)
+        return new
+
 
 @register
 class AssignAdd(_AssignBase):
@@ -109,6 +117,11 @@ class AssignAdd(_AssignBase):
             return new
 
         return assign_add_kernel
+
+    def onnx(self, ctx, op, ref, value):
+        new = ctx.node("Add", [ref, value])
+        ctx.assign(op.inputs[0], new)
+        return new
 
 
 @register
@@ -132,6 +145,11 @@ class AssignSub(_AssignBase):
 
         return assign_sub_kernel
 
+    def onnx(self, ctx, op, ref, value):
+        new = ctx.node("Sub", [ref, value])
+        ctx.assign(op.inputs[0], new)
+        return new
+
 
 @register
 class IsVariableInitialized(OpDef):
@@ -150,6 +168,9 @@ class IsVariableInitialized(OpDef):
     def make_kernel(self, op, runtime):
         store, name = runtime.variables, op.inputs[0].op.name
         return lambda: np.bool_(name in store)
+
+    def onnx(self, ctx, op, ref):
+        return ctx.const(np.bool_(ctx.variable_initialized(op.inputs[0].op)))
 
 
 @register
@@ -173,6 +194,10 @@ class ReportUninitializedVariables(OpDef):
         store = runtime.variables
         names = [t.op.name for t in op.inputs]
         return lambda: np.array([n for n in names if n not in store], dtype=object)
+
+    def onnx(self, ctx, op, *refs):
+        names = [t.op.name for t in op.inputs if not ctx.variable_initialized(t.op)]
+        return ctx.const(np.array(names, dtype=object).reshape(-1))
 
 
 class _AllInputs:

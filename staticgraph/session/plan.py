@@ -34,7 +34,7 @@ import numpy as np
 from .. import errors
 from ..graphlib import Tensor
 from ..graphlib.graph import collector_paused
-from ..graphlib.toposort import topological_order
+from ..graphlib.toposort import needed_ops as _needed_ops
 from ..ops.registry import OpDef
 from ..optimizer.pipeline import optimize_signature
 from .feeds import inline_feed_check, make_feed_converter, resolve_feed_key
@@ -491,33 +491,6 @@ def _resolve_feeds(graph, feed_keys):
         seen[id(t)] = key
         tensors.append(t)
     return tensors
-
-
-def _needed_ops(elements, fed):
-    """The ops the fetches depend on, stopping at fed tensors, in creation order."""
-    needed = {}
-    stack = []
-    for e in elements:
-        if isinstance(e, Tensor):
-            if id(e) not in fed:
-                stack.append(e.op)
-        else:
-            stack.append(e)
-    while stack:
-        op = stack.pop()
-        if id(op) in needed:
-            continue
-        needed[id(op)] = op
-        for t in op.inputs:
-            if id(t) not in fed:
-                stack.append(t.op)
-        stack.extend(op.control_inputs)
-    ops = sorted(needed.values(), key=lambda o: o._id)
-    deps = {id(op): [t.op for t in op.inputs if id(t) not in fed] + op.control_inputs
-            for op in ops}
-    if all(d._id < op._id for op in ops for d in deps[id(op)]):
-        return ops  # creation order is an execution order (the usual case)
-    return topological_order(ops, deps)
 
 
 def _still_needed(ops, elements, fed, folded):

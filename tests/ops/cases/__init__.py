@@ -50,6 +50,11 @@ class Case:
         grad_inputs: indices of the inputs to differentiate (default: all float ones).
         grad2: also check second derivatives (for smooth ops).
         grad_rtol, grad_atol: tolerances of the gradient checks.
+        onnx_rtol, onnx_atol: tolerances of onnxruntime's result against the numpy
+            kernel's (default: by dtype, see ``tests/export/test_onnx_ops.py``).
+        ort_differs: why onnxruntime's result legitimately differs from the kernel's
+            (a known onnxruntime deviation from the ONNX spec); the exported model is
+            then checked with ``onnx.reference`` instead, as the second witness.
     """
 
     op_type: str
@@ -68,6 +73,9 @@ class Case:
     grad2: bool = False
     grad_rtol: float = 1e-4
     grad_atol: float = 1e-6
+    onnx_rtol: float | None = None
+    onnx_atol: float | None = None
+    ort_differs: str = ""
 
     def __post_init__(self):
         self.inputs = [np.asarray(v) for v in self.inputs]

@@ -1,0 +1,235 @@
+"""``LoweringContext``: what an op's ``onnx`` hook uses to emit ONNX nodes.
+
+Each op definition lowers itself (``OpDef.onnx(ctx, op, *inputs)``) by calling
+``ctx.node(...)`` for ONNX operators and ``ctx.const(...)`` for constants; the
+context names every value and node after the op, stamps each node's
+``doc_string`` with the op and the user's ``file:line``, and keeps the variables'
+current values while a graph is walked in execution order.
+
+Example (the lowering of Relu)::
+
+    def onnx(self, ctx, op, x):
+        return ctx.node("Relu", [x])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+from ...graphlib import dtypes
+from .types import onnx_dtype
+
+__all__ = ["LoweringContext", "OnnxExportError"]
+
+# Constants up to this many bytes are shared between ops (axes, scalars, shapes).
+_SHARED_CONST_BYTES = 256
+
+
+class OnnxExportError(ValueError):
+    """An op cannot be exported to ONNX; the message names the op and the user's line.
+
+    Attributes:
+        op: the :class:`~staticgraph.Operation` that could not be exported (or None).
+    """
+
+    def __init__(self, message, op=None):
+        super().__init__(message)
+        self.op = op
+
+
+class LoweringContext:
+    """Collects the nodes, constants and variable values of one ONNX graph.
+
+    Attributes:
+        opset: the ``ai.onnx`` opset version being targeted.
+        op: the op being lowered (set by the exporter around each ``onnx`` call).
+        nodes: the emitted ``NodeProto`` list, in order.
+        initializers: constant ``TensorProto`` list.
+    """
+
+    def __init__(self, opset: int, origin=None):
+        self.opset = opset
+        self.op = None
+        self.nodes = []
+        self.initializers = []
+        self._origin = origin or (lambda op: op)
+        self._names = set()
+        self._node_names = set()
+        self._consts = {}
+        self._doc = ""
+        self._prefix = "staticgraph"
+        self.node_ops = {}  # ONNX node name -> the op it was lowered from
+        self.written = {}  # variable op name -> name of its latest value (in walk order)
+        # variable_initialized(var_op): whether the model has a value for it (set by
+        # the exporter: written earlier in the walk, an input, or a session value).
+        self.variable_initialized = lambda var_op: var_op.name in self.written
+
+    # ------------------------------------------------------------------ naming
+    def reserve(self, name: str) -> str:
+        """Claim ``name`` exactly (a graph input or output); ValueError when taken."""
+        if name in self._names:
+            raise ValueError(f"ONNX value name {name!r} is used twice")
+        self._names.add(name)
+        return name
+
+    def unique(self, base: str) -> str:
+        """A value name starting with ``base`` that no other value has."""
+        name, k = base, 1
+        while name in self._names:
+            name = f"{base}_{k}"
+            k += 1
+        self._names.add(name)
+        return name
+
+    def _node_name(self, base: str) -> str:
+        name, k = base, 1
+        while name in self._node_names:
+            name = f"{base}_{k}"
+            k += 1
+        self._node_names.add(name)
+        return name
+
+    def begin(self, op):
+        """Start lowering ``op``: nodes emitted next carry its name and user line."""
+        self.op = op
+        user = self._origin(op)
+        self._prefix = op.name
+        self._doc = f"{user.type} op '{user.name}' declared at {user.user_location}"
+
+    def describe(self, op=None) -> str:
+        """``'name' (Type) declared at file:line`` of ``op`` (default: the current op)."""
+        user = self._origin(op or self.op)
+        return f"op '{user.name}' ({user.type}) declared at {user.user_location}"
+
+    def unsupported(self, reason: str):
+        """Raise :class:`OnnxExportError` for the current op with ``reason``."""
+        raise OnnxExportError(f"Cannot export {self.describe()} to ONNX: {reason}",
+                              self._origin(self.op) if self.op is not None else None)
+
+    # ------------------------------------------------------------------- nodes
+    def node(self, op_type: str, inputs, outputs=1, **attrs):
+        """Emit one ``ai.onnx`` node; returns its output name (a list when ``outputs``
+        is a count above 1 or a list of names).
+
+        Args:
+            op_type: the ONNX operator (``"MatMul"``).
+            inputs: value names; None or ``""`` for an omitted optional input.
+            outputs: how many outputs, or their exact names.
+            **attrs: ONNX attributes (Python ints, floats, strings, lists, tensors);
+                None values are left out.
+        """
+        single = outputs == 1 and isinstance(outputs, int)
+        if isinstance(outputs, int):
+            outputs = [self.unique(f"{self._prefix}/{op_type}" + (f":{i}" if i else ""))
+                       for i in range(outputs)]
+        else:
+            outputs = [self.reserve(n) if n else "" for n in outputs]
+        ins = []
+        for x in inputs:
+            if x is None:
+                ins.append("")
+            elif isinstance(x, str):
+                ins.append(x)
+            else:
+                raise TypeError(f"ONNX node inputs are value names (str), got "
+                                f"{type(x).__name__} while lowering {self.describe()}")
+        attrs = {k: v for k, v in attrs.items() if v is not None}
+        node = helper.make_node(op_type, ins, outputs,
+                                name=self._node_name(f"{self._prefix}/{op_type}"),
+                                doc_string=self._doc, **attrs)
+        self.nodes.append(node)
+        self.node_ops[node.name] = self.op
+        return outputs[0] if single else outputs
+
+    # --------------------------------------------------------------- constants
+    def const(self, value, dtype=None, name=None) -> str:
+        """A constant (an initializer) holding ``value``; small ones are shared.
+
+        Args:
+            value: array-like; ``dtype`` (DType, numpy dtype or name) converts it.
+            name: exact name to use (default: named after the current op).
+        """
+        if isinstance(dtype, dtypes.DType):
+            dtype = dtype.np_dtype
+        arr = np.asarray(value, dtype=dtype)
+        if arr.dtype.kind in "US":
+            arr = arr.astype(object)
+        key = None
+        if name is None and arr.dtype != object and arr.nbytes <= _SHARED_CONST_BYTES:
+            key = (arr.dtype.str, arr.shape, arr.tobytes())
+            hit = self._consts.get(key)
+            if hit is not None:
+                return hit
+        name = self.reserve(name) if name else self.unique(f"{self._prefix}/const")
+        if arr.dtype == object:
+            tensor = helper.make_tensor(name, onnx.TensorProto.STRING, arr.shape,
+                                        [str(v).encode() if not isinstance(v, bytes) else v
+                                         for v in arr.reshape(-1)])
+        else:
+            tensor = numpy_helper.from_array(np.ascontiguousarray(arr), name)
+        self.initializers.append(tensor)
+        if key is not None:
+            self._consts[key] = name
+        return name
+
+    def int64s(self, values) -> str:
+        """A 1-D int64 constant (axes, shapes, pads)."""
+        return self.const(np.asarray(values, np.int64).reshape(-1))
+
+    def scalar(self, value, dtype) -> str:
+        """A rank-0 constant of ``dtype``."""
+        if isinstance(dtype, dtypes.DType):
+            dtype = dtype.np_dtype
+        return self.const(np.asarray(value, dtype=dtype).reshape(()))
+
+    # ----------------------------------------------------------------- helpers
+    @staticmethod
+    def onnx_dtype(dtype) -> int:
+        """The ``TensorProto`` element type of a DType / numpy dtype."""
+        return onnx_dtype(dtype)
+
+    def cast(self, name: str, to, from_dtype=None) -> str:
+        """``name`` cast to ``to``; returns ``name`` when ``from_dtype`` already is ``to``."""
+        if from_dtype is not None and onnx_dtype(from_dtype) == onnx_dtype(to):
+            return name
+        return self.node("Cast", [name], to=onnx_dtype(to))
+
+    def via(self, op_type: str, inputs, dtype, supported, out_dtype=None, **attrs) -> str:
+        """Emit ``op_type`` computing in a dtype onnxruntime has a kernel for.
+
+        When ``dtype`` (the inputs' dtype) is not among ``supported`` (dtype names,
+        e.g. ``("float32", "float64")``), every non-empty input is cast to the first
+        supported dtype and the result is cast to ``out_dtype`` (default: ``dtype``).
+        Use for inputs that share one dtype; returns the single output's name.
+        """
+        name = getattr(dtype, "name", None) or np.dtype(dtype).name
+        if name in supported:
+            return self.node(op_type, inputs, **attrs)
+        work = supported[0]
+        cast_in = [self.cast(x, work) if x else x for x in inputs]
+        out = self.node(op_type, cast_in, **attrs)
+        return self.cast(out, out_dtype if out_dtype is not None else dtype)
+
+    def shape(self, name: str) -> str:
+        """The int64 shape of value ``name``."""
+        return self.node("Shape", [name])
+
+    def to_int64(self, name: str, dtype) -> str:
+        """``name`` as int64 (shapes and indices given as int32 in TF)."""
+        return self.cast(name, np.int64, dtype)
+
+    # --------------------------------------------------------------- variables
+    def assign(self, variable, value_name: str):
+        """Record that the variable (its VariableV2 tensor or op) now holds ``value_name``."""
+        op = getattr(variable, "op", variable)
+        self.written[op.name] = value_name
+
+    def seed(self):
+        """A float seed for ONNX random operators from the op's TF1 seeds, or None."""
+        op = self.op
+        graph_seed, op_seed = op.attrs.get("seed"), op.attrs.get("seed2")
+        if not graph_seed and not op_seed:
+            return None
+        return float((int(graph_seed or 0) * 1000003 + int(op_seed or 0)) % (1 << 24))
