@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graphlib import Tensor
+from ..graphlib import Tensor, dtypes
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import FLOATS
@@ -113,6 +113,64 @@ class _ApplyOp(OpDef):
 
         return apply_kernel
 
+    def onnx(self, ctx, op, *inputs):
+        """The update as ONNX arithmetic in the kernel's order (float16 computes in
+        float32); every slot written is recorded with ``ctx.assign``."""
+        dtype = op.inputs[0].dtype
+        work = dtypes.float32 if dtype is dtypes.float16 else dtype
+        for t, x in zip(op.inputs[:self.num_refs], inputs):
+            if x is None:
+                ctx.unsupported(f"variable '{t.op.name}' is updated but has no value")
+        attrs = {k: v for k, v in op.attrs.items() if k != "use_locking"}
+        em = _Emitter(ctx, work)
+        new = self.onnx_update(em, *(ctx.cast(x, work, dtype) for x in inputs), **attrs)
+        out = None
+        for k, value in enumerate(new):
+            if value is not None:
+                value = ctx.cast(value, dtype, work)
+                ctx.assign(op.inputs[k], value)
+                out = value if k == 0 else out
+        return out
+
+
+class _Emitter:
+    """ONNX arithmetic on value names in one dtype: ``em.mul(a, b)``; numbers are
+    constants of that dtype."""
+
+    def __init__(self, ctx, dtype):
+        self.ctx, self.dtype = ctx, dtype
+
+    def _v(self, x):
+        return x if isinstance(x, str) else self.ctx.scalar(x, self.dtype)
+
+    def _binary(self, op_type, a, b):
+        return self.ctx.node(op_type, [self._v(a), self._v(b)])
+
+    def add(self, a, b):
+        return self._binary("Add", a, b)
+
+    def sub(self, a, b):
+        return self._binary("Sub", a, b)
+
+    def mul(self, a, b):
+        return self._binary("Mul", a, b)
+
+    def div(self, a, b):
+        return self._binary("Div", a, b)
+
+    def sqrt(self, a):
+        return self.ctx.node("Sqrt", [a])
+
+    def lerp(self, slot, target, rate):
+        """``slot + (target - slot) * rate`` (TF1's moving averages)."""
+        return self.add(slot, self.mul(self.sub(target, slot), rate))
+
+    def momentum_step(self, var, mom, lr, momentum, grad, s):
+        """``mom * momentum + grad / sqrt(s) * lr`` and ``var - mom``: (var, mom)."""
+        step = self.mul(self.div(grad, self.sqrt(s)), lr)
+        mom = self.add(self.mul(mom, momentum), step)
+        return self.sub(var, mom), mom
+
 
 def _stored(store, name, dtype):
     """The writable ndarray stored for variable ``name`` (replaced by a copy if not)."""
@@ -133,6 +191,10 @@ class ApplyGradientDescent(_ApplyOp):
     def update(var, alpha, delta):
         s = np.multiply(delta, alpha, dtype=var.dtype)
         np.subtract(var, s, out=var)
+
+    @staticmethod
+    def onnx_update(em, var, alpha, delta):
+        return [em.sub(var, em.mul(delta, alpha))]
 
 
 @register
@@ -157,6 +219,12 @@ class ApplyMomentum(_ApplyOp):
         else:
             np.multiply(accum, lr, out=s)
         np.subtract(var, s, out=var)
+
+    @staticmethod
+    def onnx_update(em, var, accum, lr, grad, momentum, *, use_nesterov):
+        accum = em.add(em.mul(accum, momentum), grad)
+        step = em.add(em.mul(accum, momentum), grad) if use_nesterov else accum
+        return [em.sub(var, em.mul(step, lr)), accum]
 
 
 @register
@@ -203,6 +271,21 @@ class ApplyAdam(_ApplyOp):
             np.multiply(s, alpha, out=s)
             np.subtract(var, s, out=var)
 
+    @staticmethod
+    def onnx_update(em, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad,
+                    *, use_nesterov):
+        alpha = em.div(em.mul(lr, em.sqrt(em.sub(1, beta2_power))), em.sub(1, beta1_power))
+        one_minus_beta1 = em.sub(1, beta1)
+        m = em.lerp(m, grad, one_minus_beta1)
+        v = em.lerp(v, em.mul(grad, grad), em.sub(1, beta2))
+        denom = em.add(em.sqrt(v), epsilon)
+        if use_nesterov:
+            num = em.mul(em.add(em.mul(grad, one_minus_beta1), em.mul(m, beta1)), alpha)
+            step = em.div(num, denom)
+        else:
+            step = em.mul(em.div(m, denom), alpha)
+        return [em.sub(var, step), m, v]
+
 
 @register
 class ApplyRMSProp(_ApplyOp):
@@ -225,6 +308,12 @@ class ApplyRMSProp(_ApplyOp):
         np.add(ms, s, out=ms)
         np.add(ms, epsilon, out=s)
         _momentum_step(var, mom, lr, momentum, grad, s)
+
+    @staticmethod
+    def onnx_update(em, var, ms, mom, lr, rho, momentum, epsilon, grad):
+        ms = em.lerp(ms, em.mul(grad, grad), em.sub(1, rho))
+        var, mom = em.momentum_step(var, mom, lr, momentum, grad, em.add(ms, epsilon))
+        return [var, ms, mom]
 
 
 @register
@@ -253,6 +342,15 @@ class ApplyCenteredRMSProp(_ApplyOp):
         np.subtract(ms, s, out=s)
         np.add(s, epsilon, out=s)
         _momentum_step(var, mom, lr, momentum, grad, s)
+
+    @staticmethod
+    def onnx_update(em, var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
+        one_minus_rho = em.sub(1, rho)
+        ms = em.lerp(ms, em.mul(grad, grad), one_minus_rho)
+        mg = em.lerp(mg, grad, one_minus_rho)
+        s = em.add(em.sub(ms, em.mul(mg, mg)), epsilon)
+        var, mom = em.momentum_step(var, mom, lr, momentum, grad, s)
+        return [var, mg, ms, mom]
 
 
 def _momentum_step(var, mom, lr, momentum, grad, s):
@@ -284,6 +382,12 @@ class ApplyAdagrad(_ApplyOp):
         np.divide(grad, s, out=s)
         np.multiply(s, lr, out=s)
         np.subtract(var, s, out=var)
+
+    @staticmethod
+    def onnx_update(em, var, accum, lr, grad, *, update_slots):
+        new_accum = em.add(accum, em.mul(grad, grad)) if update_slots else None
+        step = em.mul(em.div(grad, em.sqrt(new_accum or accum)), lr)
+        return [em.sub(var, step), new_accum]
 
 
 # ------------------------------------------------------------------ public wrappers

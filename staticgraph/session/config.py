@@ -6,7 +6,7 @@ raises, so a typo does not pass silently.
 
 from __future__ import annotations
 
-__all__ = ["ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunOptions",
+__all__ = ["ConfigProto", "Experimental", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunOptions",
            "RunMetadata"]
 
 
@@ -51,10 +51,19 @@ class GPUOptions(_Options):
                "visible_device_list": "", "allocator_type": ""}
 
 
+class Experimental(_Options):
+    """TF1's ``ConfigProto.Experimental``: ``executor_type`` picks the backend
+    (``""``/``"DEFAULT"``: numpy, ``"ONNXRUNTIME"``: onnxruntime)."""
+
+    _fields = {"executor_type": "", "collective_group_leader": "",
+               "disable_output_partition_graphs": False}
+
+
 class ConfigProto(_Options):
     """Session configuration (TF1's ``tf.ConfigProto``)."""
 
-    _fields = {"log_device_placement": False, "allow_soft_placement": False,
+    Experimental = Experimental
+    _fields = {"experimental": Experimental, "log_device_placement": False, "allow_soft_placement": False,
                "device_count": dict, "intra_op_parallelism_threads": 0,
                "inter_op_parallelism_threads": 0, "gpu_options": GPUOptions,
                "graph_options": GraphOptions, "operation_timeout_in_ms": 0,

@@ -197,6 +197,7 @@ class Plan:
         ret = self.template.expression(value_of)
         env.update(self.template.constants)
         required = sorted(var_reads)
+        self.written = sorted(written)
         self._required = [(n, var_reads[n]) for n in required]
         self._vars_ok = [not required]
         env["_ok"] = self._vars_ok
@@ -348,15 +349,7 @@ class Plan:
     def _check_vars(self):
         missing = [(n, op) for n, op in self._required if n not in self._variables]
         if missing:
-            name, op = missing[0]
-            op = self._origin(op)
-            raise errors.FailedPreconditionError(
-                None, op,
-                f"Attempting to use uninitialized value {name}\n\t [[node {name} (defined at "
-                f"{op.user_location}) ]]\nInitialize it first: run "
-                f"sess.run(tf.global_variables_initializer()) or sess.run({name}.initializer)"
-                + (f"; uninitialized too: {', '.join(n for n, _ in missing[1:])}"
-                   if len(missing) > 1 else ""))
+            raise uninitialized_error(missing, self._origin)
         self._vars_ok[0] = True
 
     def _fail(self, exc, frame_locals):
@@ -511,6 +504,19 @@ def _still_needed(ops, elements, fed, folded):
             stack.extend(t.op for t in op.inputs if id(t) not in fed)
         stack.extend(op.control_inputs)
     return [op for op in ops if id(op) in keep]
+
+
+def uninitialized_error(missing, origin):
+    """The FailedPreconditionError for reading variables ``[(name, op)]`` without values."""
+    name, op = missing[0]
+    op = origin(op)
+    return errors.FailedPreconditionError(
+        None, op,
+        f"Attempting to use uninitialized value {name}\n\t [[node {name} (defined at "
+        f"{op.user_location}) ]]\nInitialize it first: run "
+        f"sess.run(tf.global_variables_initializer()) or sess.run({name}.initializer)"
+        + (f"; uninitialized too: {', '.join(n for n, _ in missing[1:])}"
+           if len(missing) > 1 else ""))
 
 
 def _check_placeholders(ops, fed, origin):

@@ -18,8 +18,8 @@ class Runtime:
         update_lock: taken by kernels that read and then write a variable.
     """
 
-    def __init__(self):
-        self.variables = {}
+    def __init__(self, variables=None):
+        self.variables = variables if variables is not None else {}
         self.rngs = {}
         self._lock = threading.Lock()
         # Held by read-modify-write kernels (assign_add, ...) so concurrent runs

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
+import warnings
 
 from ..graphlib import Graph, Tensor, get_default_graph
 from .default_session import (get_default_session, pop_default_session,
@@ -16,13 +19,26 @@ __all__ = ["Session", "InteractiveSession", "get_default_session"]
 _MAX_PLANS = 4096
 
 
+BACKENDS = ("numpy", "onnxruntime")
+DEFAULT_BACKEND = os.environ.get("STATICGRAPH_BACKEND", "numpy")
+
+
 class Session:
-    """An environment that runs a graph on the CPU with numpy kernels.
+    """An environment that runs a graph: numpy kernels on the CPU, or onnxruntime.
 
     Args:
         target: accepted for TF1 compatibility (only local execution exists).
         graph: the graph to run (default: the default graph at creation).
-        config: a :class:`ConfigProto`.
+        config: a :class:`ConfigProto`. ``config.experimental.executor_type =
+            "ONNXRUNTIME"`` selects the onnxruntime backend, ``device_count={"GPU": 0}``
+            keeps it on the CPU, ``log_device_placement`` prints where ops ran.
+        optimizer_level: 0, 1 or 2 (default 2), see :mod:`staticgraph.optimizer`.
+        backend: ``"numpy"`` (the default) or ``"onnxruntime"``: each plan becomes
+            one onnxruntime ``InferenceSession`` and variables stay in onnxruntime.
+        device: ``"cpu"`` or ``"cuda"`` (also ``"/gpu:0"``) for the onnxruntime
+            backend; default: CUDA when it works here, else the CPU. Ops pinned with
+            ``tf.device("/gpu:0")`` ask for CUDA too. CUDA that cannot be used falls
+            back to the CPU with one ``DeviceFallbackWarning``.
 
     Each session has its own variable values and random streams. Each distinct
     (fetches, feed keys) signature is compiled once into a flat :class:`Plan`.
@@ -34,7 +50,8 @@ class Session:
         ...     out = sess.run(y, feed_dict={x: batch})
     """
 
-    def __init__(self, target="", graph=None, config=None, optimizer_level=None):
+    def __init__(self, target="", graph=None, config=None, optimizer_level=None,
+                 backend=None, device=None):
         if isinstance(target, Graph) and graph is None:  # Session(graph) also works
             target, graph = "", target
         if graph is not None and not isinstance(graph, Graph):
@@ -44,7 +61,13 @@ class Session:
         self.optimizer_level, self._optimizer_flags = _optimizer_settings(config,
                                                                           optimizer_level)
         self.sess_str = target
-        self._runtime = Runtime()
+        self.backend, self.device = _backend_settings(config, backend, device)
+        self._log_device_placement = bool(getattr(config, "log_device_placement", False))
+        if self.backend == "onnxruntime":
+            from .variable_store import VariableStore
+            self._runtime = Runtime(VariableStore())
+        else:
+            self._runtime = Runtime()
         self._plans = {}
         self._compile_lock = threading.Lock()
         self._closed = False
@@ -92,7 +115,25 @@ class Session:
         """
         self._check_open()
         feed_list = tuple(feed_list or ())
-        return Plan(self, fetches, feed_list).fn
+        return self._new_plan(fetches, feed_list)
+
+    def _new_plan(self, fetches, feed_keys):
+        """The run function of a new plan for this signature, on this session's backend."""
+        if self.backend == "onnxruntime":
+            from ..export.onnx import OnnxExportError
+            from .ort_plan import OrtPlan
+            try:
+                return OrtPlan(self, fetches, feed_keys).fn
+            except OnnxExportError as exc:
+                if exc.op is None or exc.op.op_def.onnx is not None:
+                    raise
+                _warn_numpy_fallback(exc)
+                return _numpy_plan_beside_device(Plan(self, fetches, feed_keys),
+                                                 self._runtime.variables)
+        plan = Plan(self, fetches, feed_keys)
+        if self._log_device_placement:
+            _log_numpy_placement(plan.ops, plan._origin)
+        return plan.fn
 
     def _compile(self, fkey, fetches, feed_keys):
         self._check_open()
@@ -100,7 +141,7 @@ class Session:
             key = (fkey, feed_keys)
             plan = self._plans.get(key)
             if plan is None:
-                plan = Plan(self, fetches, feed_keys).fn
+                plan = self._new_plan(fetches, feed_keys)
                 if len(self._plans) >= _MAX_PLANS:
                     self._plans.clear()
                 self._plans[key] = plan
@@ -132,7 +173,12 @@ class Session:
         return plan.report
 
     def plan_source(self, fetches, feed_keys=()):
-        """The generated Python source of the plan for this signature (for reading)."""
+        """The generated Python source of the plan for this signature (for reading); on the
+        onnxruntime backend, the ONNX model in onnx's text syntax."""
+        if self.backend == "onnxruntime":
+            import onnx
+            from .ort_plan import OrtPlan
+            return onnx.printer.to_text(OrtPlan(self, fetches, tuple(feed_keys)).model)
         return Plan(self, fetches, tuple(feed_keys)).source
 
     # -------------------------------------------------------------- lifecycle
@@ -171,11 +217,16 @@ class Session:
 
     def list_devices(self):
         """The devices this session can place ops on."""
-        return [_Device("/job:localhost/replica:0/task:0/device:CPU:0", "CPU")]
+        devices = [_Device("/job:localhost/replica:0/task:0/device:CPU:0", "CPU")]
+        if self.backend == "onnxruntime" and self.device != "cpu":
+            from .ort_device import cuda_status
+            if cuda_status()[0]:
+                devices.append(_Device("/job:localhost/replica:0/task:0/device:GPU:0", "GPU"))
+        return devices
 
     def __repr__(self):
         state = "closed" if self._closed else "open"
-        return f"<staticgraph.Session {state} on {self.graph.describe()}>"
+        return f"<staticgraph.Session {state} on {self.graph.describe()} ({self.backend})>"
 
 
 class _Device:
@@ -193,8 +244,9 @@ class _Device:
 class InteractiveSession(Session):
     """A session that installs itself as the default on creation (for shells)."""
 
-    def __init__(self, target="", graph=None, config=None):
-        super().__init__(target, graph, config)
+    def __init__(self, target="", graph=None, config=None, optimizer_level=None,
+                 backend=None, device=None):
+        super().__init__(target, graph, config, optimizer_level, backend, device)
         self._token = push_default_session(self)
         # Like TF1, its graph is the default graph until close() (nothing to do when
         # it already is, which keeps reset_default_graph() usable).
@@ -240,3 +292,62 @@ def _optimizer_settings(config, level):
         raise ValueError(f"optimizer_level must be one of {LEVELS} (0 off, 1 fold and merge, "
                          f"2 everything), got {level!r}")
     return level, flags
+
+
+def _backend_settings(config, backend, device):
+    """``(backend, device)`` from the arguments, else the ConfigProto, else defaults."""
+    from .ort_device import normalize_device
+    if backend is None:
+        executor = getattr(getattr(config, "experimental", None), "executor_type", "") or ""
+        backend = {"": DEFAULT_BACKEND, "DEFAULT": DEFAULT_BACKEND}.get(executor.upper(),
+                                                                        executor)
+    backend = str(backend).lower()
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    device = normalize_device(device)
+    if device is None and config is not None:
+        count = getattr(config, "device_count", None) or {}
+        if count.get("GPU", count.get("gpu")) == 0:
+            device = "cpu"
+    if device == "cuda" and backend == "numpy":
+        raise ValueError("device='cuda' needs backend='onnxruntime' (the numpy backend runs "
+                         "on the CPU)")
+    return backend, device
+
+
+_fallback_warned = set()
+
+
+def _warn_numpy_fallback(exc):
+    op = exc.op
+    if op.type in _fallback_warned:
+        return
+    _fallback_warned.add(op.type)
+    warnings.warn(f"staticgraph: {op.type} ops have no ONNX lowering "
+                  f"({op.op_def.onnx_unsupported}); runs that need them (first: op "
+                  f"'{op.name}' declared at {op.user_location}) run on the numpy backend.",
+                  RuntimeWarning, stacklevel=5)
+
+
+def _numpy_plan_beside_device(plan, store):
+    """A numpy plan in an onnxruntime session: variables it writes in place lose their
+    device copies after each run."""
+    fn, written = plan.fn, plan.written
+    if not written:
+        return fn
+
+    def run(*feeds):
+        try:
+            return fn(*feeds)
+        finally:
+            store.host_written(written)
+    return run
+
+
+def _log_numpy_placement(ops, origin):
+    for op in ops:
+        if op.op_def.is_variable or op.op_def.must_feed:
+            continue
+        user = origin(op)
+        print(f"{user.name}: ({user.type}): /job:localhost/replica:0/task:0/device:CPU:0",
+              file=sys.stderr)
