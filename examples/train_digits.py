@@ -6,7 +6,8 @@ dicts. Prints loss and accuracy per epoch, saves a checkpoint after every epoch
 (``tf.train.Saver``, safetensors files), writes TensorBoard logs of loss and
 accuracy plus the graph (``--logdir``), draws the graph (``digits_graph.dot``, and
 ``.svg`` when Graphviz is installed) and checks that the held-out accuracy reaches
-95%. ``--resume`` continues from the latest checkpoint in ``--checkpoint-dir``.
+95%. Finally it exports the trained classifier to ONNX (``digits.onnx``) and checks
+that onnxruntime predicts exactly what the session predicts. ``--resume`` continues from the latest checkpoint in ``--checkpoint-dir``.
 Run: ``python examples/train_digits.py [--epochs N] [--resume]``.
 """
 
@@ -84,6 +85,26 @@ def open_log(logdir):
         return None
 
 
+def export_and_check(sess, x, images, directory):
+    """Export the classifier (images -> class probabilities) to ONNX, run it in
+    onnxruntime and check its predictions against the session's; returns True when
+    they agree."""
+    import onnxruntime as ort
+    graph = sess.graph
+    with graph.as_default():
+        probs = tf.nn.softmax(graph.get_tensor_by_name("logits/BiasAdd:0"), name="probabilities")
+    path = os.path.join(directory, "digits.onnx")
+    tf.export.to_onnx(probs, [x], session=sess, path=path)
+    runner = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    got, = runner.run(None, {x.name: images})
+    want = sess.run(probs, {x: images})
+    agree = int(np.sum(got.argmax(1) == want.argmax(1)))
+    close = np.allclose(got, want, rtol=1e-4, atol=1e-5)
+    print(f"ONNX model written to {path}; onnxruntime agrees on {agree}/{len(images)} "
+          f"predictions (probabilities {'match' if close else 'DIFFER'})")
+    return agree == len(images) and close
+
+
 def progress(epoch, epochs, loss, train_acc, test_acc, seconds):
     """One line per epoch: a bar, the loss and both accuracies."""
     done = int(20 * (epoch + 1) / epochs)
@@ -145,6 +166,7 @@ def main(argv=None):
         if first_epoch >= args.epochs:
             test_acc = sess.run(accuracy, {x: x_test, y: y_test})
         steps = sess.run(global_step)
+        onnx_ok = export_and_check(sess, x, x_test, args.checkpoint_dir)
     if writer is not None:
         writer.close()
         print(f"TensorBoard logs in {logdir}: tensorboard --logdir {logdir}")
@@ -153,6 +175,9 @@ def main(argv=None):
           f"on {len(x_test)} held-out digits")
     if test_acc < 0.95:
         print("test accuracy is below the expected 0.95", file=sys.stderr)
+        return 1
+    if not onnx_ok:
+        print("onnxruntime's predictions differ from the session's", file=sys.stderr)
         return 1
     return 0
 

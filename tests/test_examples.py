@@ -55,3 +55,7 @@ def test_train_digits_example_checkpoints_resumes_and_reaches_95_percent(tmp_pat
     assert "epoch   4/15" in out and "epoch   1/15" not in out
     accuracy = float(re.search(r"test accuracy (\d\.\d+)", out.splitlines()[-1]).group(1))
     assert accuracy >= 0.95
+    agree = re.search(r"onnxruntime agrees on (\d+)/(\d+) predictions \(probabilities match\)",
+                      out)
+    assert agree and agree.group(1) == agree.group(2), out
+    assert (tmp_path / "digits.onnx").stat().st_size > 10_000

@@ -19,6 +19,7 @@ from . import array_fill as _array_fill
 from . import array_shape as _array_shape
 from . import math_binary as _mb
 from . import math_unary_grad as _math_unary_grad
+from . import math_unary_onnx as _onnx
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import FLOATS, SIGNED_NUMERIC, require_dtype, same_as
@@ -28,6 +29,8 @@ __all__ = ["negative", "abs", "sign", "exp", "expm1", "log", "log1p", "sqrt", "r
            "is_nan", "is_inf", "is_finite"]
 
 _QUIET = {"all": "ignore"}
+# Every dtype of these ops has an onnxruntime kernel (Abs, Sign).
+_ANY = ("float32", "float64", "float16", "int8", "int16", "int32", "int64")
 
 
 class UnaryOp(OpDef):
@@ -67,6 +70,12 @@ class Neg(UnaryOp):
     def grad(self, op, dy):
         return [negative(dy)]
 
+    def onnx(self, ctx, op, x):
+        dtype = op.inputs[0].dtype
+        if dtype.name in ("int8", "int16"):  # no Neg kernel: 0 - x wraps the same way
+            return ctx.node("Sub", [ctx.scalar(0, dtype), x])
+        return ctx.node("Neg", [x])
+
 
 @register
 class Abs(UnaryOp):
@@ -77,6 +86,8 @@ class Abs(UnaryOp):
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, sign(op.inputs[0]))]
+
+    onnx = _onnx.elementwise("Abs", _ANY)
 
 
 @register
@@ -89,6 +100,8 @@ class Sign(UnaryOp):
     def grad(self, op, dy):
         return [_zeros_of(op.inputs[0])]  # TF1: zeros, not None
 
+    onnx = _onnx.elementwise("Sign", _ANY)
+
 
 @register
 class Square(UnaryOp):
@@ -99,6 +112,9 @@ class Square(UnaryOp):
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, _mb.multiply(op.inputs[0], 2.0))]
+
+    def onnx(self, ctx, op, x):
+        return ctx.node("Mul", [x, x])
 
 
 @register
@@ -120,6 +136,14 @@ class Reciprocal(UnaryOp):
     def grad(self, op, dy):
         return [_math_unary_grad.reciprocal_grad(op.outputs[0], dy)]
 
+    def onnx(self, ctx, op, x):
+        dtype = op.inputs[0].dtype
+        if dtype.is_floating:
+            return ctx.node("Reciprocal", [x])
+        # Integers: x where |x| == 1, else 0 (1 / 0 cannot fail in ONNX: it gives 0).
+        unit = ctx.node("Equal", [ctx.node("Abs", [x]), ctx.scalar(1, dtype)])
+        return ctx.node("Where", [unit, x, ctx.scalar(0, dtype)])
+
 
 # ---------------------------------------------------------------- exponentials, logs, roots
 @register
@@ -131,6 +155,8 @@ class Exp(UnaryOp):
     def grad(self, op, dy):
         return [_mb.multiply(dy, op.outputs[0])]
 
+    onnx = _onnx.elementwise("Exp")
+
 
 @register
 class Expm1(UnaryOp):
@@ -140,6 +166,8 @@ class Expm1(UnaryOp):
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, exp(op.inputs[0]))]
+
+    onnx = _onnx.float_formula(_onnx.expm1)
 
 
 @register
@@ -151,6 +179,8 @@ class Log(UnaryOp):
     def grad(self, op, dy):
         return [_mb.multiply(dy, reciprocal(op.inputs[0]))]
 
+    onnx = _onnx.elementwise("Log")
+
 
 @register
 class Log1p(UnaryOp):
@@ -161,6 +191,8 @@ class Log1p(UnaryOp):
     def grad(self, op, dy):
         return [_mb.multiply(dy, reciprocal(_mb.add(1.0, op.inputs[0])))]
 
+    onnx = _onnx.float_formula(_onnx.log1p)
+
 
 @register
 class Sqrt(UnaryOp):
@@ -170,6 +202,8 @@ class Sqrt(UnaryOp):
 
     def grad(self, op, dy):
         return [_math_unary_grad.sqrt_grad(op.outputs[0], dy)]
+
+    onnx = _onnx.elementwise("Sqrt")
 
 
 @register
@@ -184,6 +218,9 @@ class Rsqrt(UnaryOp):
     def grad(self, op, dy):
         return [_math_unary_grad.rsqrt_grad(op.outputs[0], dy)]
 
+    def onnx(self, ctx, op, x):
+        return ctx.node("Reciprocal", [ctx.node("Sqrt", [x])])
+
 
 # ---------------------------------------------------------------- rounding
 @register
@@ -195,6 +232,8 @@ class Floor(UnaryOp):
     def grad(self, op, dy):
         return [None]  # TF1: no gradient (tf.gradients gives None)
 
+    onnx = _onnx.elementwise("Floor")
+
 
 @register
 class Ceil(UnaryOp):
@@ -205,6 +244,8 @@ class Ceil(UnaryOp):
     def grad(self, op, dy):
         return [None]  # TF1: no gradient (tf.gradients gives None)
 
+    onnx = _onnx.elementwise("Ceil")
+
 
 @register
 class Rint(UnaryOp):
@@ -214,6 +255,8 @@ class Rint(UnaryOp):
 
     def grad(self, op, dy):
         return [None]  # TF1: no gradient (tf.gradients gives None)
+
+    onnx = _onnx.elementwise("Round")  # ONNX Round: halves to even
 
 
 @register
@@ -231,6 +274,11 @@ class Round(UnaryOp):
     def grad(self, op, dy):
         return [None]  # TF1: no gradient (tf.gradients gives None)
 
+    def onnx(self, ctx, op, x):
+        if op.inputs[0].dtype.is_floating:
+            return ctx.node("Round", [x])  # halves to even, as TF
+        return ctx.node("Identity", [x])
+
 
 # ---------------------------------------------------------------- tanh and logistic
 @register
@@ -241,6 +289,8 @@ class Tanh(UnaryOp):
 
     def grad(self, op, dy):
         return [_math_unary_grad.tanh_grad(op.outputs[0], dy)]
+
+    onnx = _onnx.elementwise("Tanh")
 
 
 @register
@@ -256,6 +306,8 @@ class Sigmoid(UnaryOp):
 
     def grad(self, op, dy):
         return [_math_unary_grad.sigmoid_grad(op.outputs[0], dy)]
+
+    onnx = _onnx.elementwise("Sigmoid")
 
 
 # ---------------------------------------------------------------- classification
@@ -275,6 +327,8 @@ class IsNan(FloatPredicate):
 
     compute = staticmethod(np.isnan)
 
+    onnx = _onnx.elementwise("IsNaN")
+
 
 @register
 class IsInf(FloatPredicate):
@@ -282,12 +336,22 @@ class IsInf(FloatPredicate):
 
     compute = staticmethod(np.isinf)
 
+    def onnx(self, ctx, op, x):
+        if op.inputs[0].dtype.name == "float16":  # no float16 kernel; the cast is exact
+            x = ctx.cast(x, "float32")
+        return ctx.node("IsInf", [x])
+
 
 @register
 class IsFinite(FloatPredicate):
     """True where ``x`` is neither inf nor nan."""
 
     compute = staticmethod(np.isfinite)
+
+    def onnx(self, ctx, op, x):
+        # |x| < inf: False for +-inf and nan (no IsFinite in ONNX).
+        inf = ctx.scalar(np.inf, op.inputs[0].dtype)
+        return ctx.node("Less", [ctx.node("Abs", [x]), inf])
 
 
 # ---------------------------------------------------------------- public functions

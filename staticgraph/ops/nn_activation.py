@@ -29,6 +29,31 @@ __all__ = ["relu", "relu6", "elu", "selu", "softplus", "softsign", "leaky_relu",
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
+# dtypes onnxruntime's CPU kernels of Relu and Clip accept
+_RELU_TYPES = ("float32", "float64", "float16", "int8", "int32", "int64")
+_CLIP_TYPES = ("float32", "float64", "float16", "int8", "uint8", "int32", "int64", "uint32",
+               "uint64")
+
+
+def _work_dtype(dtype, supported):
+    """``dtype`` if in ``supported`` (dtype names), else a supported dtype that holds
+    every value of ``dtype`` exactly (int32/int64 for integers, float32 for float16)."""
+    name = dtype.name
+    if name in supported:
+        return name
+    small = name in ("int8", "uint8", "int16", "uint16", "bool")
+    for cand in (("int32", "int64", "float64") if small else ("int64", "float64", "float32")):
+        if cand in supported:
+            return cand
+    return supported[0]
+
+
+def _exact_via(ctx, op_type, inputs, dtype, supported, **attrs):
+    """``op_type`` computed in :func:`_work_dtype` (inputs cast in, the result cast back)."""
+    work = _work_dtype(dtype, supported)
+    out = ctx.node(op_type, [ctx.cast(x, work, dtype) for x in inputs], **attrs)
+    return ctx.cast(out, dtype, work)
+
 
 class _Elementwise(OpDef):
     """An elementwise activation of one tensor; ``allowed`` lists its dtypes."""
@@ -53,6 +78,9 @@ class Relu(_Elementwise):
     def grad(self, op, dy):
         return [_grad.relu_grad(dy, op.outputs[0])]
 
+    def onnx(self, ctx, op, x):
+        return _exact_via(ctx, "Relu", [x], op.inputs[0].dtype, _RELU_TYPES)
+
 
 @register
 class Relu6(_Elementwise):
@@ -67,6 +95,13 @@ class Relu6(_Elementwise):
     def grad(self, op, dy):
         return [_grad.relu6_grad(dy, op.outputs[0])]
 
+    def onnx(self, ctx, op, x):
+        dtype = op.inputs[0].dtype
+        work = _work_dtype(dtype, _CLIP_TYPES)
+        x = ctx.cast(x, work, dtype)
+        out = ctx.node("Clip", [x, ctx.scalar(0, work), ctx.scalar(6, work)])
+        return ctx.cast(out, dtype, work)
+
 
 @register
 class Elu(_Elementwise):
@@ -79,6 +114,9 @@ class Elu(_Elementwise):
 
     def grad(self, op, dy):
         return [_grad.elu_grad(dy, op.outputs[0])]
+
+    def onnx(self, ctx, op, x):
+        return ctx.node("Elu", [x], alpha=1.0)
 
 
 @register
@@ -97,6 +135,14 @@ class Selu(_Elementwise):
     def grad(self, op, dy):
         return [_grad.selu_grad(dy, op.outputs[0])]
 
+    def onnx(self, ctx, op, x):
+        dtype = op.inputs[0].dtype
+        if dtype != dtypes.float64:
+            return ctx.node("Selu", [x], alpha=SELU_ALPHA, gamma=SELU_SCALE)
+        # ONNX's float attributes are float32: scale an exact Elu by float64 constants.
+        neg = ctx.node("PRelu", [ctx.node("Elu", [x], alpha=1.0), ctx.scalar(SELU_ALPHA, dtype)])
+        return ctx.node("Mul", [neg, ctx.scalar(SELU_SCALE, dtype)])
+
 
 @register
 class Softplus(_Elementwise):
@@ -109,6 +155,9 @@ class Softplus(_Elementwise):
     def grad(self, op, dy):
         return [_grad.softplus_grad(dy, op.inputs[0])]
 
+    def onnx(self, ctx, op, x):
+        return ctx.node("Softplus", [x])   # onnxruntime's is stable for large |x|
+
 
 @register
 class Softsign(_Elementwise):
@@ -120,6 +169,9 @@ class Softsign(_Elementwise):
 
     def grad(self, op, dy):
         return [_grad.softsign_grad(dy, op.inputs[0])]
+
+    def onnx(self, ctx, op, x):
+        return ctx.node("Softsign", [x])
 
 
 @register
@@ -134,6 +186,13 @@ class LeakyRelu(_Elementwise):
 
     def grad(self, op, dy):
         return [_grad.leaky_relu_grad(dy, op.inputs[0], op.attrs["alpha"])]
+
+    def onnx(self, ctx, op, x):
+        dtype = op.inputs[0].dtype
+        if dtype != dtypes.float64:
+            return ctx.node("LeakyRelu", [x], alpha=float(op.attrs["alpha"]))
+        # ONNX's alpha attribute is float32: a float64 slope as PRelu's input.
+        return ctx.node("PRelu", [x, ctx.scalar(op.attrs["alpha"], dtype)])
 
 
 @register
@@ -177,6 +236,20 @@ class BiasAdd(OpDef):
 
     def grad(self, op, dy):
         return [dy, _grad.bias_add_grad(dy, data_format=op.attrs["data_format"])]
+
+    def onnx(self, ctx, op, value, bias):
+        if op.attrs["data_format"] == "NHWC":
+            return ctx.node("Add", [value, bias])
+        rank = op.inputs[0].shape.rank
+        if rank is not None:
+            shape = ctx.int64s([-1] + [1] * (rank - 2))
+        else:   # [-1, 1, ..., 1] with one 1 per dimension after the channels
+            tail = ctx.node("Slice", [ctx.shape(value), ctx.int64s([2]),
+                                      ctx.int64s([np.iinfo(np.int64).max])])
+            ones = ctx.node("Add", [ctx.node("Mul", [tail, ctx.scalar(0, np.int64)]),
+                                    ctx.scalar(1, np.int64)])
+            shape = ctx.node("Concat", [ctx.int64s([-1]), ones], axis=0)
+        return ctx.node("Add", [value, ctx.node("Reshape", [bias, shape])])
 
 
 # ---------------------------------------------------------------- public functions

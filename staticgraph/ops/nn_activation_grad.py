@@ -62,6 +62,12 @@ class ReluGrad(_ActivationGrad):
         features = op.inputs[1]
         return [relu_grad(ddx, features), _array_fill.zeros_like(features)]
 
+    def onnx(self, ctx, op, gradients, features):
+        # A 0/1 mask times the gradients, like the kernel (NaN/inf gradients stay NaN).
+        dtype = op.inputs[0].dtype
+        mask = ctx.node("Greater", [features, ctx.scalar(0, dtype)])
+        return ctx.node("Mul", [gradients, ctx.cast(mask, dtype)])
+
 
 @register
 class Relu6Grad(_ActivationGrad):
@@ -83,6 +89,12 @@ class Relu6Grad(_ActivationGrad):
         features = op.inputs[1]
         return [relu6_grad(ddx, features), _array_fill.zeros_like(features)]
 
+    def onnx(self, ctx, op, gradients, features):
+        dtype = op.inputs[0].dtype
+        mask = ctx.node("And", [ctx.node("Greater", [features, ctx.scalar(0, dtype)]),
+                                ctx.node("Less", [features, ctx.scalar(6, dtype)])])
+        return ctx.node("Mul", [gradients, ctx.cast(mask, dtype)])
+
 
 @register
 class EluGrad(_ActivationGrad):
@@ -102,6 +114,12 @@ class EluGrad(_ActivationGrad):
         return [elu_grad(ddx, y),
                 _math_misc.where(negative, _math_binary.multiply(ddx, dy),
                                  _array_fill.zeros_like(y))]
+
+    def onnx(self, ctx, op, gradients, outputs):
+        dtype = op.inputs[0].dtype
+        factor = ctx.node("Add", [ctx.node("Min", [outputs, ctx.scalar(0, dtype)]),
+                                  ctx.scalar(1, dtype)])
+        return ctx.node("Mul", [gradients, factor])
 
 
 @register
@@ -125,6 +143,14 @@ class SeluGrad(_ActivationGrad):
                 _math_misc.where(negative, _math_binary.multiply(ddx, dy),
                                  _array_fill.zeros_like(y))]
 
+    def onnx(self, ctx, op, gradients, outputs):
+        dtype = op.inputs[0].dtype
+        scale, alpha = _act.SELU_SCALE, _act.SELU_ALPHA
+        factor = ctx.node("Where", [ctx.node("Less", [outputs, ctx.scalar(0, dtype)]),
+                                    ctx.node("Add", [outputs, ctx.scalar(scale * alpha, dtype)]),
+                                    ctx.scalar(scale, dtype)])
+        return ctx.node("Mul", [gradients, factor])
+
 
 @register
 class SoftplusGrad(_ActivationGrad):
@@ -146,6 +172,9 @@ class SoftplusGrad(_ActivationGrad):
         return [softplus_grad(ddx, x),
                 _math_binary.multiply(_math_binary.multiply(ddx, dy), slope)]
 
+    def onnx(self, ctx, op, gradients, features):
+        return ctx.node("Mul", [gradients, ctx.node("Sigmoid", [features])])
+
 
 @register
 class SoftsignGrad(_ActivationGrad):
@@ -166,6 +195,11 @@ class SoftsignGrad(_ActivationGrad):
                                      _math_binary.add(_math_unary.abs(x), _one(x)))
         return [softsign_grad(ddx, x), _math_binary.multiply(grad_x, factor)]
 
+    def onnx(self, ctx, op, gradients, features):
+        denom = ctx.node("Add", [ctx.node("Abs", [features]),
+                                 ctx.scalar(1, op.inputs[0].dtype)])
+        return ctx.node("Div", [gradients, ctx.node("Mul", [denom, denom])])
+
 
 @register
 class LeakyReluGrad(_ActivationGrad):
@@ -183,6 +217,12 @@ class LeakyReluGrad(_ActivationGrad):
         features = op.inputs[1]
         return [leaky_relu_grad(ddx, features, op.attrs["alpha"]),
                 _array_fill.zeros_like(features)]
+
+    def onnx(self, ctx, op, gradients, features):
+        dtype = op.inputs[0].dtype
+        positive = ctx.node("Greater", [features, ctx.scalar(0, dtype)])
+        scaled = ctx.node("Mul", [gradients, ctx.scalar(op.attrs["alpha"], dtype)])
+        return ctx.node("Where", [positive, gradients, scaled])
 
 
 @register
@@ -222,6 +262,25 @@ class BiasAddGrad(OpDef):
         dy = op.inputs[0]
         return [_act.bias_add(_array_fill.zeros_like(dy), ddb,
                               data_format=op.attrs["data_format"])]
+
+    def onnx(self, ctx, op, out_backprop):
+        dtype = op.inputs[0].dtype
+        work = _act._work_dtype(dtype, ("float32", "float64", "float16", "int32", "int64"))
+        g = ctx.cast(out_backprop, work, dtype)
+        rank = op.inputs[0].shape.rank
+        nchw = op.attrs["data_format"] == "NCHW"
+        if rank is not None:
+            axes = [0] + list(range(2, rank)) if nchw else list(range(rank - 1))
+        elif nchw:   # (N, C, ...) -> (N, C, -1)
+            g = ctx.node("Reshape", [g, ctx.int64s([0, 0, -1])])
+            axes = [0, 2]
+        else:        # (..., C) -> (-1, C)
+            last = ctx.node("Slice", [ctx.shape(g), ctx.int64s([-1]),
+                                      ctx.int64s([np.iinfo(np.int64).max])])
+            g = ctx.node("Reshape", [g, ctx.node("Concat", [ctx.int64s([-1]), last], axis=0)])
+            axes = [0]
+        out = ctx.node("ReduceSum", [g, ctx.int64s(axes)], keepdims=0)
+        return ctx.cast(out, dtype, work)
 
 
 def _const(value, like):

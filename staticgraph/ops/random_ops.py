@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..graphlib import Tensor, TensorShape, as_dtype, dtypes, get_seed, name_scope
 from . import math_binary as _math_binary
+from . import random_onnx
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import ALL, FLOATS, NUMERIC, require_dtype, same_as
@@ -120,6 +121,9 @@ class RandomStandardNormal(_ShapeSampler):
         out = gen.standard_normal(dims, dtype=_work_dtype(np_dtype))
         return out.astype(np_dtype, copy=False)
 
+    def onnx(self, ctx, op, shape):
+        return random_onnx.standard_normal(ctx, op, shape)
+
 
 @register
 class RandomUniform(_ShapeSampler):
@@ -131,6 +135,9 @@ class RandomUniform(_ShapeSampler):
             k = gen.integers(0, 2048, size=dims, dtype=np.int16)
             return k.astype(np.float16) * np.float16(1.0 / 2048)
         return gen.random(dims, dtype=_work_dtype(np_dtype)).astype(np_dtype, copy=False)
+
+    def onnx(self, ctx, op, shape):
+        return random_onnx.uniform(ctx, op, shape)
 
 
 @register
@@ -148,6 +155,9 @@ class TruncatedNormal(_ShapeSampler):
             flat[bad] = redraw
             bad = bad[np.abs(redraw) > 2]
         return out.astype(np_dtype, copy=False)
+
+    def onnx(self, ctx, op, shape):
+        return random_onnx.truncated_normal(ctx, op, shape)
 
 
 @register
@@ -186,6 +196,9 @@ class RandomUniformInt(OpDef):
             return gen.integers(int(lo), int(hi), size=dims, dtype=lo.dtype)
         return kernel
 
+    def onnx(self, ctx, op, shape, minval, maxval):
+        return random_onnx.random_uniform_int(ctx, op, shape, minval, maxval)
+
 
 @register
 class RandomShuffle(OpDef):
@@ -207,6 +220,9 @@ class RandomShuffle(OpDef):
                 return value.copy()
             return value[gen.permutation(value.shape[0])]
         return kernel
+
+    def onnx(self, ctx, op, value):
+        return random_onnx.random_shuffle(ctx, op, value)
 
 
 @register
@@ -254,6 +270,9 @@ class Multinomial(OpDef):
                 return np.zeros((batch, n), out_dtype)
             return _sample_categorical(gen, logits, n).astype(out_dtype, copy=False)
         return kernel
+
+    def onnx(self, ctx, op, logits, num_samples):
+        return random_onnx.multinomial(ctx, op, logits, num_samples)
 
 
 def _sample_categorical(gen, logits, n):

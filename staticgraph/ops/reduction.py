@@ -24,6 +24,7 @@ from . import math_compare as _math_compare
 from . import math_misc as _math_misc
 from . import math_unary as _math_unary
 from . import reduction_grad as _reduction_grad
+from . import reduction_onnx as _onnx
 from .convert import constant, convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import ALL, NUMERIC, require_dtype
@@ -156,6 +157,9 @@ class Sum(_Reduction):
     def grad(self, op, dy):
         return [_reduction_grad._broadcast_back(op, dy), None]
 
+    def onnx(self, ctx, op, x, axes):
+        return _onnx.lower_reduction(ctx, op, x, axes, "ReduceSum")
+
 
 def _mean_float(x, axes, keep):
     s = np.add.reduce(x, axis=axes, dtype=x.dtype, keepdims=keep)
@@ -209,10 +213,17 @@ class Mean(_Reduction):
         dy = _math_binary.realdiv(dy, _math_misc.cast(count, dy.dtype))
         return [_reduction_grad._broadcast_back(op, dy, static), None]
 
+    def onnx(self, ctx, op, x, axes):
+        return _onnx.lower_mean(ctx, op, x, axes)
+
 
 class _Extremum(_Reduction):
     ufunc = None
     empty_float = 0.0
+    onnx_type = None
+
+    def onnx(self, ctx, op, x, axes):
+        return _onnx.lower_reduction(ctx, op, x, axes, self.onnx_type, _onnx._EXTREMUM_TYPES)
 
     def kernel_for(self, dtype):
         ufunc = self.ufunc
@@ -246,6 +257,7 @@ class Max(_Extremum):
 
     ufunc = np.maximum
     empty_float = -np.inf
+    onnx_type = "ReduceMax"
 
 
 @register
@@ -254,6 +266,7 @@ class Min(_Extremum):
 
     ufunc = np.minimum
     empty_float = np.inf
+    onnx_type = "ReduceMin"
 
 
 @register
@@ -272,6 +285,9 @@ class Prod(_Reduction):
         return [_math_binary.multiply(_reduction_grad._others_product(op),
                                       _reduction_grad._kept(op, dy)), None]
 
+    def onnx(self, ctx, op, x, axes):
+        return _onnx.lower_reduction(ctx, op, x, axes, "ReduceProd")
+
 
 
 @register
@@ -285,6 +301,9 @@ class Any(_Reduction):
     def reduce(x, axes, keep):
         return np.logical_or.reduce(x, axis=axes, keepdims=keep)
 
+    def onnx(self, ctx, op, x, axes):
+        return _onnx.lower_bool_reduction(ctx, op, x, axes, "ReduceMax")
+
 
 @register
 class All(_Reduction):
@@ -296,6 +315,9 @@ class All(_Reduction):
     @staticmethod
     def reduce(x, axes, keep):
         return np.logical_and.reduce(x, axis=axes, keepdims=keep)
+
+    def onnx(self, ctx, op, x, axes):
+        return _onnx.lower_bool_reduction(ctx, op, x, axes, "ReduceMin")
 
 
 # ---------------------------------------------------------------------- arg ops
@@ -334,6 +356,9 @@ class _ArgReduction(OpDef):
 
     def compute(self, input, dimension, output_type=dtypes.int64):  # noqa: A002
         return self.np_fn(input, axis=int(dimension)).astype(output_type.np_dtype, copy=False)
+
+    def onnx(self, ctx, op, x, dimension):
+        return _onnx.lower_arg(ctx, op, x, dimension, op.type)
 
 
 @register

@@ -25,7 +25,8 @@ from ..graphlib.toposort import needed_ops
 from ..optimizer.pipeline import optimize_signature
 from .feeds import inline_feed_check, make_feed_converter
 from .fetches import FetchTemplate
-from .ort_device import cuda_status, device_name, make_session, normalize_device
+from . import ort_device
+from .ort_device import device_name, normalize_device
 from .plan import _check_placeholders, _resolve_feeds, uninitialized_error
 
 __all__ = ["OrtPlan"]
@@ -85,7 +86,7 @@ class OrtPlan:
             options.intra_op_num_threads = int(threads)
         if session._log_device_placement:
             options.enable_profiling = True
-        self._ort, self.device = make_session(self.model.SerializeToString(), device, options,
+        self._ort, self.device = ort_device.make_session(self.model.SerializeToString(), device, options,
                                               explicit)
         self._profiling = bool(session._log_device_placement)
         self._setup(lowered)
@@ -102,7 +103,7 @@ class OrtPlan:
             return session.device, True
         if pinned == {"cpu"}:
             return "cpu", True
-        return ("cuda" if cuda_status()[0] else "cpu"), False
+        return ("cuda" if ort_device.cuda_status()[0] else "cpu"), False
 
     # -------------------------------------------------------------------- setup
     def _setup(self, lowered):

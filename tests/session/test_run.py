@@ -8,6 +8,8 @@ import pytest
 
 import staticgraph as tf
 
+pytestmark = pytest.mark.usefixtures("backend")  # numpy and onnxruntime (conftest)
+
 
 @pytest.fixture
 def g():

@@ -9,6 +9,8 @@ import pytest
 import staticgraph as tf
 from staticgraph import errors
 
+pytestmark = pytest.mark.usefixtures("backend")  # numpy and onnxruntime (conftest)
+
 
 def _line():
     return sys._getframe(1).f_lineno

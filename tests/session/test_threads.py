@@ -9,6 +9,8 @@ import pytest
 import staticgraph as tf
 from staticgraph.session import session as session_module
 
+pytestmark = pytest.mark.usefixtures("backend")  # numpy and onnxruntime (conftest)
+
 THREADS = 8
 RUNS = 100
 

@@ -1,0 +1,179 @@
+"""What only the onnxruntime backend has: configuration, devices, variables kept in
+onnxruntime between runs, the two swapped I/O bindings, numpy fallback, placement log.
+
+(The general session behaviour is tested on both backends by test_run*.py.)
+Tests marked ``gpu`` run only where onnxruntime's CUDA provider works.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import staticgraph as tf
+from staticgraph.session import ort_device
+from staticgraph.session.ort_device import DeviceFallbackWarning
+
+
+@pytest.fixture
+def g():
+    graph = tf.Graph()
+    with graph.as_default():
+        yield graph
+
+
+def _sgd_graph():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.Variable(np.arange(6, dtype=np.float32).reshape(3, 2) / 10, name="w")
+    loss = tf.reduce_sum(tf.square(tf.matmul(x, w)))
+    train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+    return x, w, loss, train
+
+
+def _numpy_sgd(xb, steps):
+    w = np.arange(6, dtype=np.float32).reshape(3, 2) / 10
+    for _ in range(steps):
+        w = w - np.float32(0.01) * (xb.T @ (2 * (xb @ w)))
+    return w
+
+
+def test_backend_from_argument_and_from_config(g):
+    assert tf.Session(backend="onnxruntime").backend == "onnxruntime"
+    config = tf.ConfigProto(experimental=tf.ConfigProto.Experimental(executor_type="ONNXRUNTIME"),
+                            device_count={"GPU": 0})
+    sess = tf.Session(config=config)
+    assert (sess.backend, sess.device) == ("onnxruntime", "cpu")
+    assert tf.Session(config=tf.ConfigProto()).backend == "numpy"
+    with pytest.raises(ValueError, match="backend must be one of"):
+        tf.Session(backend="tensorrt")
+    with pytest.raises(ValueError, match="needs backend='onnxruntime'"):
+        tf.Session(device="cuda")
+    with pytest.raises(ValueError, match="device must be"):
+        tf.Session(backend="onnxruntime", device="tpu")
+
+
+def test_training_keeps_variables_in_onnxruntime_and_swaps_buffers(g):
+    x, w, loss, train = _sgd_graph()
+    xb = np.array([[1, 2, 3], [0.5, -1, 2]], np.float32)
+    sess = tf.Session(backend="onnxruntime", device="cpu")
+    sess.run(w.initializer)
+    store = sess._runtime.variables
+    pointers = []
+    for _ in range(4):
+        sess.run(train, {x: xb})
+        assert not dict.__contains__(store, "w") and "w" in store.device  # no host copy
+        pointers.append(store.device["w"].data_ptr())
+    # two buffers, alternating: a step never writes the buffer it reads
+    assert pointers[0] == pointers[2] and pointers[1] == pointers[3]
+    assert pointers[0] != pointers[1]
+    np.testing.assert_allclose(sess.run(w), _numpy_sgd(xb, 4), rtol=1e-6)
+
+
+def test_saver_and_numpy_side_see_device_values(g, tmp_path):
+    x, w, loss, train = _sgd_graph()
+    xb = np.ones((2, 3), np.float32)
+    saver = tf.train.Saver()
+    sess = tf.Session(backend="onnxruntime", device="cpu")
+    sess.run(w.initializer)
+    sess.run(train, {x: xb})
+    path = saver.save(sess, str(tmp_path / "model"))
+    np.testing.assert_allclose(tf.train.load_variable(path, "w"), _numpy_sgd(xb, 1), rtol=1e-6)
+    sess.run(train, {x: xb})
+    saver.restore(sess, path)  # a host write: the device copy is dropped
+    assert dict.__contains__(sess._runtime.variables, "w")
+    np.testing.assert_allclose(sess.run(w), _numpy_sgd(xb, 1), rtol=1e-6)
+    sess.run(train, {x: xb})
+    np.testing.assert_allclose(sess.run(w), _numpy_sgd(xb, 2), rtol=1e-6)
+
+
+def test_ops_without_lowering_run_on_numpy_with_one_warning(g):
+    x, w, loss, train = _sgd_graph()
+    summary = tf.summary.scalar("loss", loss)
+    xb = np.ones((2, 3), np.float32)
+    sess = tf.Session(backend="onnxruntime", device="cpu")
+    sess.run(w.initializer)
+    sess.run(train, {x: xb})  # w now lives in onnxruntime
+    with pytest.warns(RuntimeWarning, match="ScalarSummary.*numpy backend"):
+        blob, value = sess.run([summary, loss], {x: xb})
+    assert isinstance(blob, bytes) and value > 0
+    np.testing.assert_allclose(value, np.sum(np.square(xb @ _numpy_sgd(xb, 1))), rtol=1e-5)
+
+
+def test_cuda_request_without_cuda_warns_once_and_runs_on_cpu(g, monkeypatch):
+    monkeypatch.setattr(ort_device, "cuda_status", lambda: (False, "no GPU in this test"))
+    monkeypatch.setattr(ort_device, "_warned", set())
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = x * 2.0
+    with pytest.warns(DeviceFallbackWarning, match="no GPU in this test"):
+        assert list(tf.Session(backend="onnxruntime", device="cuda").run(y, {x: [1, 2]})) == [2, 4]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the second session is silent
+        with tf.device("/gpu:0"):
+            z = x + 1.0
+        assert list(tf.Session(backend="onnxruntime").run(z, {x: [1, 2]})) == [2, 3]
+
+
+def test_default_device_is_cpu_without_cuda_and_silent(g, monkeypatch):
+    monkeypatch.setattr(ort_device, "cuda_status", lambda: (False, "none"))
+    x = tf.placeholder(tf.float32, [2], name="x")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sess = tf.Session(backend="onnxruntime")
+        assert list(sess.run(x * 3.0, {x: [1, 2]})) == [3, 6]
+    assert [d.device_type for d in sess.list_devices()] == ["CPU"]
+
+
+def test_log_device_placement_prints_each_op(g, capsys):
+    x = tf.placeholder(tf.float32, [2, 2], name="x")
+    y = tf.matmul(x, x, name="product")
+    config = tf.ConfigProto(log_device_placement=True, device_count={"GPU": 0})
+    for backend in ("numpy", "onnxruntime"):
+        tf.Session(config=config, backend=backend).run(y, {x: np.eye(2, dtype=np.float32)})
+        err = capsys.readouterr().err
+        assert "product: (MatMul): /job:localhost/replica:0/task:0/device:CPU:0" in err, backend
+
+
+def test_plan_source_is_the_onnx_model(g):
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    y = tf.matmul(x, tf.ones((2, 2)))
+    text = tf.Session(backend="onnxruntime").plan_source(y, [x])
+    assert "MatMul" in text and "x:0" in text
+
+
+def test_runtime_error_names_the_op(g):
+    a = tf.placeholder(tf.float32, [None, None], name="a")
+    b = tf.placeholder(tf.float32, [None, None], name="b")
+    c = tf.matmul(a, b, name="bad_product")
+    sess = tf.Session(backend="onnxruntime", device="cpu")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="bad_product") as info:
+        sess.run(c, {a: np.ones((2, 3), np.float32), b: np.ones((2, 3), np.float32)})
+    assert "test_onnxruntime_backend.py:" in str(info.value)
+
+
+@pytest.mark.gpu
+def test_cuda_training_matches_numpy_and_keeps_variables_on_the_gpu(g, capsys):
+    x, w, loss, train = _sgd_graph()
+    xb = np.array([[1, 2, 3], [0.5, -1, 2]], np.float32)
+    config = tf.ConfigProto(log_device_placement=True)
+    sess = tf.Session(config=config, backend="onnxruntime", device="cuda")
+    sess.run(w.initializer)
+    for _ in range(3):
+        sess.run(train, {x: xb})
+    assert sess._runtime.variables.device["w"].device_name().lower() == "cuda"
+    np.testing.assert_allclose(sess.run(w), _numpy_sgd(xb, 3), rtol=1e-5)
+    assert "device:GPU:0" in capsys.readouterr().err
+    assert [d.device_type for d in sess.list_devices()] == ["CPU", "GPU"]
+
+
+@pytest.mark.gpu
+def test_cuda_forward_matches_numpy_with_dynamic_batch(g):
+    x = tf.placeholder(tf.float32, [None, 16], name="x")
+    w = tf.Variable(np.random.default_rng(0).standard_normal((16, 4)).astype(np.float32))
+    y = tf.nn.softmax(tf.nn.relu(tf.matmul(x, w)))
+    gpu = tf.Session(backend="onnxruntime", device="cuda")
+    cpu = tf.Session()
+    for sess in (gpu, cpu):
+        sess.run(w.initializer)
+    for batch in (1, 33):
+        xb = np.random.default_rng(batch).standard_normal((batch, 16)).astype(np.float32)
+        np.testing.assert_allclose(gpu.run(y, {x: xb}), cpu.run(y, {x: xb}), rtol=1e-4, atol=1e-6)
