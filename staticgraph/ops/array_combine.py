@@ -13,6 +13,7 @@ import numpy as np
 
 from ..graphlib import Dimension, Tensor, TensorShape, dtypes, name_scope
 from . import array_shape as _array_shape
+from . import array_shape_onnx as _onnx
 from . import array_slice as _array_slice
 from . import core_ops as _core_ops
 from . import math_binary as _math_binary
@@ -133,6 +134,9 @@ class ConcatV2(OpDef):
             part.set_shape(v.shape)
         return parts + [None]
 
+    def onnx(self, ctx, op, *inputs):
+        return _onnx.lower_concat(ctx, op, *inputs)
+
 
 def _concat_sizes(values, axis_t):
     """The sizes of ``values`` along ``axis_t``: a constant when known, else computed."""
@@ -227,6 +231,12 @@ class Pack(OpDef):
     def grad(self, op, dy):
         return unstack(dy, num=len(op.inputs), axis=op.attrs["axis"])
 
+    def onnx(self, ctx, op, *values):
+        axes = ctx.int64s([op.attrs["axis"]])  # negative: counted in the output, as in TF
+        parts = [ctx.node("Unsqueeze", [v, axes]) for v in values]
+        return parts[0] if len(parts) == 1 else ctx.node("Concat", parts,
+                                                          axis=op.attrs["axis"])
+
 
 def stack(values, axis=0, name="stack"):
     """Stacks a list of rank-R tensors into one rank-(R+1) tensor along ``axis``.
@@ -298,6 +308,11 @@ class Unpack(OpDef):
 
     def grad(self, op, *dys):
         return [stack(list(dys), axis=op.attrs["axis"])]
+
+    def onnx(self, ctx, op, value):
+        axis = op.attrs["axis"]
+        return [ctx.node("Gather", [value, ctx.scalar(i, np.int64)], axis=axis)
+                for i in range(op.attrs["num"])]
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -386,6 +401,9 @@ class Split(OpDef):
     def grad(self, op, *dys):
         return [None, concat(list(dys), op.inputs[0])]
 
+    def onnx(self, ctx, op, split_dim, value):
+        return _onnx.lower_split(ctx, op, value, split_dim, op.inputs[0])
+
 
 def _resolve_sizes(sizes, d):
     """``sizes`` with its -1 entry replaced, checked against dimension size ``d``."""
@@ -460,6 +478,10 @@ class SplitV(OpDef):
 
     def grad(self, op, *dys):
         return [concat(list(dys), op.inputs[2]), None, None]
+
+    def onnx(self, ctx, op, value, size_splits, split_dim):
+        return _onnx.lower_split(ctx, op, value, split_dim, op.inputs[2], size_splits,
+                                 op.inputs[1])
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):

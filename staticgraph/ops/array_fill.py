@@ -10,9 +10,11 @@ from __future__ import annotations
 import builtins
 
 import numpy as np
+from onnx import numpy_helper
 
 from ..graphlib import Tensor, TensorShape, as_dtype, dtypes, name_scope
 from . import array_shape as _array_shape
+from . import array_shape_onnx as _onnx
 from . import math_misc as _math_misc
 from . import reduction as _reduction
 from .convert import constant, convert_same_dtype, convert_to_tensor, to_numpy_constant
@@ -51,6 +53,14 @@ class Fill(OpDef):
     def grad(self, op, dy):
         # Every element is ``value``: its gradient is the sum of dy (TF1's FillGrad).
         return [None, _reduction.reduce_sum(dy)]
+
+    def onnx(self, ctx, op, dims, value):
+        out = op.outputs[0].shape.raw
+        if out is not None and None not in out:
+            dims = ctx.int64s(out)
+        else:
+            dims = _onnx.int64_arg(ctx, dims, op.inputs[0])
+        return ctx.node("Expand", [value, dims])
 
 
 def _no_gradient(self, op, *dys):
@@ -119,6 +129,15 @@ class ZerosLike(OpDef):
     @staticmethod
     def compute(x):
         return np.zeros_like(x)
+
+    def onnx(self, ctx, op, x):
+        t = op.inputs[0]
+        shape = (ctx.int64s(t.shape.raw) if t.shape.is_fully_defined()
+                 else ctx.node("Shape", [x]))
+        if t.dtype is dtypes.string:  # ConstantOfShape has no string kernel
+            return ctx.node("Expand", [ctx.scalar("", t.dtype), shape])
+        zero = numpy_helper.from_array(np.zeros(1, t.dtype.np_dtype), "value")
+        return ctx.node("ConstantOfShape", [shape], value=zero)
 
 
 def zeros_like(tensor, dtype=None, name=None, optimize=True):
@@ -195,6 +214,19 @@ class Range(OpDef):
 
     def static_value(self, op):
         return fold(op)
+
+    def onnx(self, ctx, op, start, limit, delta):
+        value = self.static_value(op)
+        if value is not None:
+            return ctx.const(value)
+        dtype = op.inputs[0].dtype
+        if dtype.is_integer:
+            return ctx.node("Range", [start, limit, delta])
+        # floats as the kernel: n = ceil(|(limit - start) / delta|), start + i * delta
+        span = ctx.node("Div", [ctx.node("Sub", [limit, start]), delta])
+        n = ctx.cast(ctx.node("Ceil", [ctx.node("Abs", [span])]), np.int64)
+        steps = ctx.node("Range", [ctx.scalar(0, np.int64), n, ctx.scalar(1, np.int64)])
+        return ctx.node("Add", [start, ctx.node("Mul", [ctx.cast(steps, dtype), delta])])
 
 
 _RANGE_ORDER = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64)
@@ -281,6 +313,21 @@ class LinSpace(OpDef):
 
     def static_value(self, op):
         return fold(op)
+
+    def onnx(self, ctx, op, start, stop, num):
+        # start + i * step with step = (stop - start) / (n - 1), the last one stop
+        # exactly; n == 1 gives [start] (the divisor max(n - 1, 1) keeps it finite)
+        value = self.static_value(op)
+        if value is not None:
+            return ctx.const(value)
+        dtype = op.inputs[0].dtype
+        n = ctx.to_int64(num, op.inputs[2].dtype)
+        one = ctx.scalar(1, np.int64)
+        last = ctx.node("Max", [ctx.node("Sub", [n, one]), one])
+        steps = ctx.node("Range", [ctx.scalar(0, np.int64), n, one])
+        step = ctx.node("Div", [ctx.node("Sub", [stop, start]), ctx.cast(last, dtype)])
+        out = ctx.node("Add", [start, ctx.node("Mul", [ctx.cast(steps, dtype), step])])
+        return ctx.node("Where", [ctx.node("Equal", [steps, last]), stop, out])
 
 
 def lin_space(start, stop, num, name=None):

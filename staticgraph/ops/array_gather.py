@@ -20,6 +20,7 @@ from . import array_fill as _fill
 from . import array_scatter as _scatter
 from . import array_shape as _shape
 from . import array_transform as _transform
+from . import index_onnx as _onnx
 from . import math_binary as _mb
 from .convert import constant, convert_to_tensor
 from .index_args import (INDEX, _as_index, _dims, _Foldable, _full_shape, _position, _prod,
@@ -148,6 +149,42 @@ class GatherV2(_Foldable):
         return [_scatter.scatter_gathered(dy, indices, outer, middle, depth, inner, count,
                                           params), None, None]
 
+    def onnx(self, ctx, op, params, indices, axis):
+        # Gather (ONNX also takes negative indices; TF rejects them, so valid inputs
+        # agree); with batch dims: GatherND over indices[..., None], axis moved next to
+        # the batch dims and back.
+        pr, ir = op.inputs[0].shape.rank, op.inputs[1].shape.rank
+        a = _scalar_value(op.inputs[2])
+        if a is None:
+            if pr != 1:
+                ctx.unsupported("the axis must be known while declaring")
+            a = 0
+        b = op.attrs["batch_dims"]
+        if b < 0:
+            if ir is None:
+                ctx.unsupported("batch_dims < 0 needs indices of known rank")
+            b += ir
+        if b == 0:
+            return ctx.node("Gather", [params, indices], axis=a)
+        if a < 0:
+            if pr is None:
+                ctx.unsupported("a negative axis with batch_dims needs params of known rank")
+            a += pr
+        index = ctx.node("Unsqueeze", [ctx.to_int64(indices, op.inputs[1].dtype),
+                                       ctx.int64s([-1])])
+        if a == b:
+            return ctx.node("GatherND", [params, index], batch_dims=b)
+        if pr is None or ir is None:
+            ctx.unsupported("batch_dims below the axis needs params and indices of known rank")
+        lead = list(range(b))
+        moved = ctx.node("Transpose", [params], perm=lead + [a] + list(range(b, a))
+                         + list(range(a + 1, pr)))
+        out = ctx.node("GatherND", [moved, index], batch_dims=b)
+        ni, nm = ir - b, a - b  # [B, I, M, inner] -> [B, M, I, inner]
+        perm = (lead + list(range(b + ni, b + ni + nm)) + list(range(b, b + ni))
+                + list(range(b + ni + nm, pr - 1 + ni)))
+        return ctx.node("Transpose", [out], perm=perm)
+
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
     """Gathers slices of ``params`` along ``axis`` at ``indices`` (TF1's ``tf.gather``).
@@ -240,6 +277,21 @@ class GatherNd(OpDef):
             indices = _combine.concat([_batch_coordinates(indices, b), indices], -1)
         return [_scatter.scatter_nd(indices, dy, _full_shape(params, itype)), None]
 
+    def onnx(self, ctx, op, params, indices):
+        b = op.attrs["batch_dims"]
+        ir = op.inputs[1].shape.rank
+        q = op.inputs[1].shape.raw[-1] if ir else None
+        if q == 0:  # every index tuple selects all of params
+            if b:
+                ctx.unsupported("empty index tuples (indices.shape[-1] == 0) with batch_dims")
+            lead = ctx.node("Shape", [indices], end=-1)
+            target = ctx.node("Concat", [lead, ctx.shape(params)], axis=0)
+            grown = ctx.node("Unsqueeze", [params, ctx.int64s(list(range(ir - 1)))]) \
+                if ir > 1 else params
+            return ctx.node("Expand", [grown, target])
+        return ctx.node("GatherND", [params, ctx.to_int64(indices, op.inputs[1].dtype)],
+                        batch_dims=b)
+
 
 def _batch_coordinates(indices, b):
     """For each index tuple of ``indices`` ``[B..., J..., q]``, its batch position ``[B...]``."""
@@ -320,6 +372,32 @@ class OneHot(OpDef):
     def grad(self, op, dy):
         # TF1 declares OneHot NotDifferentiable: no gradient for on_value/off_value either.
         return [None, None, None, None]
+
+    def onnx(self, ctx, op, indices, depth, on_value, off_value):
+        # Equal against a range (not ONNX OneHot: it wraps negative indices and
+        # onnxruntime has few of its dtype combinations), then Where(on, off).
+        axis, rank = op.attrs["axis"], op.inputs[0].shape.rank
+        itype = op.inputs[0].dtype
+        work = np.int64 if itype is dtypes.int64 else np.int32
+        d = _scalar_value(op.inputs[1])
+        if axis == -1 or axis == rank:
+            trailing = 0
+        elif rank is None:
+            ctx.unsupported("an axis other than -1 needs indices of known rank")
+        else:
+            trailing = rank - axis
+        if d is not None:
+            positions = ctx.const(np.arange(d, dtype=work).reshape([d] + [1] * trailing))
+        else:
+            positions = ctx.node("Range", [ctx.scalar(0, work),
+                                           ctx.cast(depth, work, dtypes.int32),
+                                           ctx.scalar(1, work)])
+            if trailing:
+                positions = ctx.node("Reshape", [positions, ctx.int64s([-1] + [1] * trailing)])
+        at = -1 if trailing == 0 else axis
+        hit = ctx.node("Equal", [ctx.node("Unsqueeze", [ctx.cast(indices, work, itype),
+                                                        ctx.int64s([at])]), positions])
+        return _onnx.where(ctx, hit, on_value, off_value, op.outputs[0].dtype)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):

@@ -18,6 +18,7 @@ from . import array_gather as _gather
 from . import array_shape as _shape
 from . import math_binary as _mb
 from . import math_compare as _compare
+from . import index_onnx as _onnx
 from . import math_misc as _misc
 from .convert import constant, convert_to_tensor
 from .index_args import (INDEX, _as_index, _dims, _position, _prod, _require_rank,
@@ -115,6 +116,39 @@ class UnsortedSegmentSum(OpDef):
                 [_shape.shape(ids, out_type=ids.dtype), ones], 0))
         return [_mb.multiply(gathered, keep), None, None]
 
+    def onnx(self, ctx, op, data, segment_ids, num_segments):
+        # ScatterND(add) of data at ids[..., None] into zeros [n] + inner; negative ids
+        # (dropped by TF) go to an extra last row, sliced off after.
+        ids = op.inputs[1]
+        k = ids.shape.rank
+        n = _onnx.scalar_input(ctx, op.inputs[2], num_segments)
+        n_1d = np.array([n], np.int64) if isinstance(n, int) else \
+            ctx.node("Reshape", [n, ctx.int64s([1])])
+        ids64 = ctx.to_int64(segment_ids, ids.dtype)
+        value = constant_value(ids)
+        drop = value is None or (np.asarray(value) < 0).any()
+        rows = n_1d
+        if drop:
+            rows = n_1d + 1 if isinstance(n, int) else ctx.node("Add", [n_1d, ctx.int64s([1])])
+            less = ctx.node("Less", [ids64, ctx.scalar(0, np.int64)])
+            bin_ = ctx.scalar(n, np.int64) if isinstance(n, int) else n
+            ids64 = ctx.node("Where", [less, bin_, ids64])
+        dims = op.inputs[0].shape.raw
+        if dims is not None and k is not None and all(d is not None for d in dims[k:]):
+            inner = np.asarray(dims[k:], np.int64)
+        elif k is not None:
+            inner = ctx.node("Shape", [data], start=k)
+        else:
+            inner = ctx.node("Slice", [ctx.shape(data), ctx.shape(ctx.shape(segment_ids)),
+                                       ctx.int64s([_onnx.INT64_MAX])])
+        index = ctx.node("Unsqueeze", [ids64, ctx.int64s([-1])])
+        out = _onnx.scatter_add(ctx, _onnx.concat(ctx, [rows, inner]), index, data,
+                                op.outputs[0].dtype)
+        if not drop:
+            return out
+        return ctx.node("Slice", [out, ctx.int64s([0]), _onnx.as_name(ctx, n_1d),
+                                  ctx.int64s([0])])
+
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Sums of the slices of ``data`` that share a segment id.
@@ -190,7 +224,7 @@ class ScatterNd(OpDef):
         _check_scatter_shapes(TensorShape(indices.shape), TensorShape(updates.shape),
                               TensorShape(shape))
         q = indices.shape[-1]
-        idx = indices.reshape(-1, q)
+        idx = indices.reshape(int(np.prod(indices.shape[:-1])), q)
         limits = np.asarray(shape[:q])
         if idx.size:
             bad = ((idx < 0) | (idx >= limits)).any(axis=1)
@@ -209,6 +243,18 @@ class ScatterNd(OpDef):
         # TF1: the updates' gradient is dy gathered back at the indices.
         indices = op.inputs[0]
         return [None, _gather.gather_nd(dy, indices), None]
+
+    def onnx(self, ctx, op, indices, updates, shape):
+        ir = op.inputs[0].shape.rank
+        if ir is not None and op.inputs[0].shape.raw[-1] == 0:
+            # empty index tuples: every update adds to the whole output
+            if ir == 1:
+                return ctx.node("Identity", [updates])
+            return ctx.node("ReduceSum", [updates, ctx.int64s(list(range(ir - 1)))],
+                            keepdims=0)
+        target = _onnx.int_input(ctx, op.inputs[2], shape)
+        return _onnx.scatter_add(ctx, target, ctx.to_int64(indices, op.inputs[0].dtype),
+                                 updates, op.outputs[0].dtype)
 
 
 def scatter_nd(indices, updates, shape, name=None):

@@ -13,6 +13,7 @@ import numpy as np
 from ..graphlib import Tensor, TensorShape, as_dtype, dtypes
 from . import array_scatter as _scatter
 from . import array_shape as _shape
+from . import index_onnx as _onnx
 from . import math_misc as _misc
 from .convert import convert_to_tensor
 from .index_args import INDEX, _as_index, _dims, _prod, _pyslice, _require_rank, _scalar_value
@@ -92,6 +93,28 @@ class BooleanMask(OpDef):
         count = dy.shape.raw[at] if dy.shape.rank is not None and isinstance(at, int) else None
         return [_scatter.scatter_gathered(dy, kept, 1, _prod(pre, itype), depth, inner,
                                           count, tensor), None]
+
+    def onnx(self, ctx, op, tensor, mask):
+        # Compress along the axis; a k-D mask first merges the k masked axes into one.
+        ax, mr, rank = op.attrs["axis"], op.inputs[1].shape.rank, op.inputs[0].shape.rank
+        if mr is None:
+            ctx.unsupported("the mask's rank must be known while declaring")
+        if mr == 1:
+            return ctx.node("Compress", [tensor, mask], axis=ax)
+        if ax < 0:
+            if rank is None:
+                ctx.unsupported("a negative axis with a mask of rank > 1 needs a tensor of "
+                                "known rank")
+            ax += rank
+        dims = op.inputs[0].shape.raw
+        if dims is not None and all(d is not None for d in dims[ax + mr:]):
+            inner = np.asarray(dims[ax + mr:], np.int64)
+        else:
+            inner = ctx.node("Shape", [tensor], start=ax + mr)
+        merged = ctx.node("Reshape", [tensor, _onnx.as_name(ctx, _onnx.concat(
+            ctx, [np.array([0] * ax + [-1], np.int64), inner]))])
+        flat = ctx.node("Reshape", [mask, ctx.int64s([-1])])
+        return ctx.node("Compress", [merged, flat], axis=ax)
 
 
 def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
@@ -197,6 +220,15 @@ class TopKV2(OpDef):
         count = _scalar_value(k)
         return [_scatter.scatter_gathered(dvalues, indices, rows, 1, depth, [], count, x), None]
 
+    def onnx(self, ctx, op, x, k):
+        # ONNX TopK (largest, sorted): onnxruntime puts the lower index first among
+        # ties, as TF does; indices int64 -> int32.
+        kv = _scalar_value(op.inputs[1])
+        kk = ctx.int64s([kv]) if kv is not None else \
+            ctx.node("Reshape", [ctx.to_int64(k, op.inputs[1].dtype), ctx.int64s([1])])
+        values, indices = ctx.node("TopK", [x, kk], outputs=2, axis=-1, largest=1, sorted=1)
+        return [values, ctx.cast(indices, dtypes.int32, dtypes.int64)]
+
 
 def top_k(input, k=1, sorted=True, name=None):  # noqa: A002 - TF1's keywords
     """The ``k`` largest entries along the last dimension, and their indices.
@@ -256,6 +288,30 @@ class SequenceMask(OpDef):
         out = np.arange(m) < lengths[..., None]
         return out if dtype is dtypes.bool else out.astype(dtype.np_dtype)
 
+    def onnx(self, ctx, op, lengths, maxlen=None):
+        # Range(maxlen) < lengths[..., None]; maxlen defaults to max(lengths, 0).
+        ltype = op.inputs[0].dtype
+        mtype = op.inputs[1].dtype if maxlen is not None else ltype
+        work = np.int32 if ltype is mtype is dtypes.int32 else np.int64
+        if maxlen is not None:
+            m = _scalar_value(op.inputs[1])
+        else:
+            value = constant_value(op.inputs[0])
+            m = None if value is None else int(np.max(value, initial=0))
+        lengths = ctx.cast(lengths, work, ltype)
+        if m is not None:
+            positions = ctx.const(np.arange(m, dtype=work))
+        else:
+            if maxlen is not None:
+                limit = ctx.cast(maxlen, work, mtype)
+            else:
+                limit = ctx.node("Max", [ctx.node("ReduceMax", [lengths], keepdims=0),
+                                         ctx.scalar(0, work)])
+            positions = ctx.node("Range", [ctx.scalar(0, work), limit,
+                                           ctx.scalar(1, work)])
+        out = ctx.node("Less", [positions, ctx.node("Unsqueeze", [lengths, ctx.int64s([-1])])])
+        return ctx.cast(out, op.attrs["dtype"], dtypes.bool)
+
 
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     """A mask of the first ``lengths[i]`` positions of each row.
@@ -309,6 +365,17 @@ class Unique(OpDef):
         slot = np.empty_like(order)
         slot[order] = np.arange(order.size)
         return x[first[order]], slot[inverse.reshape(-1)].astype(out_idx.np_dtype)
+
+    def onnx(self, ctx, op, x):
+        # ONNX Unique, unsorted: first-occurrence order, inverse indices int64.
+        dtype = op.inputs[0].dtype
+        work = dtype if dtype.name in _UNIQUE_DTYPES else dtypes.int64
+        y, _, idx = ctx.node("Unique", [ctx.cast(x, work, dtype)], outputs=3, sorted=0)
+        return [ctx.cast(y, dtype, work), ctx.cast(idx, op.attrs["out_idx"], dtypes.int64)]
+
+
+# onnxruntime's Unique kernels; other dtypes go through int64 (exact both ways)
+_UNIQUE_DTYPES = ("float16", "float32", "float64", "int8", "int64", "string")
 
 
 def unique(x, out_idx=dtypes.int32, name=None):

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..graphlib import TensorShape, as_dtype, dtypes, name_scope
 from . import array_fill as _array_fill
+from . import array_shape_onnx as _onnx
 from . import math_binary as _math_binary
 from .convert import constant, convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
@@ -133,6 +134,9 @@ class Reshape(OpDef):
 
     grad = staticmethod(_reshape_back)
 
+    def onnx(self, ctx, op, tensor, shape):
+        return _onnx.lower_reshape(ctx, op, tensor, shape)
+
 
 def reshape(tensor, shape, name=None):
     """``tensor``'s elements in a new ``shape`` (one entry may be -1, inferred).
@@ -201,6 +205,9 @@ class Transpose(OpDef):
             return [transpose(dy, constant(inverse, name="perm")), None]
         return [transpose(dy, invert_permutation(perm)), None]
 
+    def onnx(self, ctx, op, x, perm):
+        return _onnx.lower_transpose(ctx, op, x, perm)
+
 
 def transpose(a, perm=None, name="transpose", conjugate=False):
     """Permutes the dimensions of ``a`` according to ``perm`` (default: reversed).
@@ -257,6 +264,17 @@ class InvertPermutation(OpDef):
     def static_value(self, op):
         return fold(op)
 
+    def onnx(self, ctx, op, x):
+        # y[x[i]] = i: every position is written, so x itself serves as the data
+        t = op.inputs[0]
+        n = t.shape.raw[0] if t.shape.rank == 1 else None
+        if n is not None:
+            steps = ctx.const(np.arange(n, dtype=t.dtype.np_dtype))
+        else:
+            size = ctx.cast(ctx.node("Size", [x]), t.dtype, np.int64)
+            steps = ctx.node("Range", [ctx.scalar(0, t.dtype), size, ctx.scalar(1, t.dtype)])
+        return ctx.node("ScatterElements", [x, x, steps], axis=0)
+
 
 def _check_permutation(p):
     n = len(p)
@@ -308,6 +326,12 @@ class ExpandDims(OpDef):
         return fold(op)
 
     grad = staticmethod(_reshape_back)
+
+    def onnx(self, ctx, op, x, dim):
+        d = _onnx.static_ints(op.inputs[1])  # negative: counted in the output, as in ONNX
+        axes = ctx.int64s(d) if d is not None else ctx.node(
+            "Reshape", [ctx.to_int64(dim, op.inputs[1].dtype), ctx.int64s([1])])
+        return ctx.node("Unsqueeze", [x, axes])
 
 
 def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002 - TF1's keyword
@@ -371,6 +395,17 @@ class Squeeze(OpDef):
 
     grad = staticmethod(_reshape_back)
 
+    def onnx(self, ctx, op, x):
+        axes = op.attrs["squeeze_dims"]
+        raw = op.inputs[0].shape.raw
+        if not axes and raw is not None and None not in raw:
+            axes = [i for i, d in enumerate(raw) if d == 1]
+            if not axes:
+                return ctx.node("Identity", [x])
+        if not axes:  # unknown sizes: ONNX Squeeze without axes drops every 1, as TF
+            return ctx.node("Squeeze", [x])
+        return ctx.node("Squeeze", [x, ctx.int64s(axes)])
+
 
 def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002 - TF1's keyword
     """``input`` without its size-1 dimensions (only those in ``axis`` when given).
@@ -429,6 +464,12 @@ class Shape(_ShapeInfo):
             return None
         return np.array(s.raw, dtype=op.attrs["out_type"].np_dtype).reshape(-1)
 
+    def onnx(self, ctx, op, x):
+        value = self.static_value(op)
+        if value is not None:
+            return ctx.const(value)
+        return ctx.cast(ctx.node("Shape", [x]), op.attrs["out_type"], np.int64)
+
 
 @register
 class Size(_ShapeInfo):
@@ -447,6 +488,12 @@ class Size(_ShapeInfo):
         n = op.inputs[0].shape.num_elements()
         return None if n is None else np.array(n, dtype=op.attrs["out_type"].np_dtype)
 
+    def onnx(self, ctx, op, x):
+        value = self.static_value(op)
+        if value is not None:
+            return ctx.const(value)
+        return ctx.cast(ctx.node("Size", [x]), op.attrs["out_type"], np.int64)
+
 
 @register
 class Rank(_ShapeInfo):
@@ -462,6 +509,12 @@ class Rank(_ShapeInfo):
     def static_value(self, op):
         r = op.inputs[0].shape.rank
         return None if r is None else np.array(r, dtype=np.int32)
+
+    def onnx(self, ctx, op, x):
+        value = self.static_value(op)
+        if value is not None:
+            return ctx.const(value)
+        return ctx.cast(ctx.node("Size", [ctx.node("Shape", [x])]), np.int32, np.int64)
 
 
 def shape(input, name=None, out_type=dtypes.int32):  # noqa: A002 - TF1's keyword

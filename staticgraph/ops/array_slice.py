@@ -18,6 +18,7 @@ from ..graphlib import Dimension, Tensor, TensorShape, dtypes, name_scope
 from . import array_combine as _combine
 from . import array_shape as _shape
 from . import array_transform as _transform
+from . import index_onnx as _onnx
 from . import math_misc as _math_misc
 from .array_select import boolean_mask
 from .convert import constant, convert_same_dtype, convert_to_tensor
@@ -200,6 +201,20 @@ class StridedSlice(_Foldable):
             shape = _shape.shape(x, out_type=begin.dtype)
         return [_strided_slice_grad(shape, begin, end, strides, dy, op.attrs), None, None, None]
 
+    def onnx(self, ctx, op, x, begin, end, strides):
+        values = [_onnx.int_input(ctx, t, name) for t, name in zip(op.inputs[1:],
+                                                                     (begin, end, strides))]
+        n = _vector_length(*op.inputs[1:])
+        if n is None:
+            if any(op.attrs[m] for m in _MASKS[2:]):
+                ctx.unsupported("with an ellipsis, new axis or shrink mask the length of "
+                                "begin/end/strides must be known while declaring (the masks "
+                                "refer to their entries)")
+            return _onnx.plain_strided_slice(ctx, x, *values, op.attrs["begin_mask"],
+                                             op.attrs["end_mask"])
+        return _onnx.strided_slice(ctx, x, op.inputs[0].shape.raw, n, *values,
+                                   [op.attrs[m] for m in _MASKS], op.outputs[0].shape.raw)
+
 
 @register
 class StridedSliceGrad(OpDef):
@@ -241,6 +256,26 @@ class StridedSliceGrad(OpDef):
         # TF1: the adjoint of writing dy into a slice is reading that slice.
         _, begin, end, strides, _ = op.inputs
         return [None, None, None, None, strided_slice(ddx, begin, end, strides, **op.attrs)]
+
+    def onnx(self, ctx, op, shape, begin, end, strides, dy):
+        n = _vector_length(*op.inputs[1:4])
+        masks = [op.attrs[m] for m in _MASKS]
+        if n is None and any(masks[2:]):
+            ctx.unsupported("with an ellipsis, new axis or shrink mask the length of "
+                            "begin/end/strides must be known while declaring (the masks "
+                            "refer to their entries)")
+        shape_value = _onnx.int_input(ctx, op.inputs[0], shape)
+        dy_rank = op.inputs[4].shape.rank
+        if isinstance(shape_value, str) and op.outputs[0].shape.rank is None \
+                and dy_rank is not None and n is not None:
+            # the output's rank follows from dy's: tell ONNX by fixing the shape's length
+            rank = _onnx.sliced_rank(n, masks, dy_rank)
+            shape_value = ctx.node("Reshape", [shape_value, ctx.int64s([rank])])
+        values = [_onnx.int_input(ctx, t, name) for t, name in zip(op.inputs[1:4],
+                                                                     (begin, end, strides))]
+        return _onnx.strided_slice_grad(ctx, shape_value, op.outputs[0].shape.raw, dy,
+                                        op.outputs[0].dtype, n, *values, masks,
+                                        _resolve_cached)
 
 
 def _strided_slice_grad(shape, begin, end, strides, dy, masks, name=None):
@@ -468,6 +503,10 @@ class Slice(_Foldable):
             after = _shape.shape(x, out_type=itype) - _shape.shape(y, out_type=itype) - begin
             paddings = _combine.stack([begin, after], axis=1)
         return [_transform.pad(dy, paddings), None, None]
+
+    def onnx(self, ctx, op, x, begin, size):
+        return _onnx.slice_begin_size(ctx, x, _onnx.int_input(ctx, op.inputs[1], begin),
+                                      _onnx.int_input(ctx, op.inputs[2], size))
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TF1's name

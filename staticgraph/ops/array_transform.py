@@ -18,6 +18,7 @@ from ..graphlib import Tensor, TensorShape, name_scope
 from . import array_combine as _array_combine
 from . import array_fill as _array_fill
 from . import array_shape as _array_shape
+from . import array_shape_onnx as _onnx
 from . import array_slice as _array_slice
 from . import broadcast_grad as _broadcast_grad
 from . import reduction as _reduction
@@ -47,6 +48,9 @@ class StopGradient(OpDef):
 
     def grad(self, op, dy):
         return [None]  # TF1: NotDifferentiable, tf.gradients gives None
+
+    def onnx(self, ctx, op, x):
+        return ctx.node("Identity", [x])
 
 
 def stop_gradient(input, name=None):  # noqa: A002 - TF1's keyword
@@ -99,6 +103,9 @@ class BroadcastTo(OpDef):
         x = op.inputs[0]
         target = list(x.shape.raw) if x.shape.is_fully_defined() else _array_shape.shape(x)
         return [_broadcast_grad.sum_to_shape(dy, target), None]
+
+    def onnx(self, ctx, op, x, shape):
+        return ctx.node("Expand", [x, _shape_arg(ctx, op, shape)])
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 - TF1's keyword
@@ -168,6 +175,20 @@ class Tile(OpDef):
         dx = _reduction.reduce_sum(_array_shape.reshape(dy, split), axes)
         dx.set_shape(x.shape)
         return [dx, None]
+
+    def onnx(self, ctx, op, x, multiples):
+        m = _onnx.static_ints(op.inputs[1])
+        if op.inputs[0].shape.rank == 0 or (m is not None and set(m) == {1}):
+            return ctx.node("Identity", [x])
+        return ctx.node("Tile", [x, _onnx.int64_arg(ctx, multiples, op.inputs[1])])
+
+
+def _shape_arg(ctx, op, shape):
+    """Input 1 of ``op``, a shape, as int64: the static output shape when fully known."""
+    out = op.outputs[0].shape.raw
+    if out is not None and None not in out:
+        return ctx.int64s(out)
+    return _onnx.int64_arg(ctx, shape, op.inputs[1])
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TF1's keyword
@@ -243,6 +264,13 @@ def _pad_grad(op, dy):
     return [dx] + [None] * (len(op.inputs) - 1)
 
 
+def _pad_onnx(self, ctx, op, x, paddings, constant_values=None):
+    if op.inputs[0].shape.rank == 0:
+        return ctx.node("Identity", [x])
+    pads = _onnx.onnx_pads(ctx, op.inputs[1], paddings)
+    return _onnx.pad_node(ctx, x, pads, constant_values, op.inputs[0].dtype)
+
+
 def _pad_pairs(x, paddings):
     p = np.asarray(paddings).astype(np.int64)
     if p.shape != (x.ndim, 2):
@@ -275,6 +303,7 @@ class Pad(OpDef):
         return fold(op)
 
     grad = staticmethod(_pad_grad)
+    onnx = _pad_onnx
 
 
 @register
@@ -298,6 +327,7 @@ class PadV2(OpDef):
 
     # TF1: the slice of dy for the input, None for constant_values.
     grad = staticmethod(_pad_grad)
+    onnx = _pad_onnx
 
 
 @register
@@ -323,6 +353,9 @@ class MirrorPad(OpDef):
 
     def grad(self, op, dy):
         return [mirror_pad_grad(dy, op.inputs[1], op.attrs["mode"]), None]
+
+    def onnx(self, ctx, op, x, paddings):
+        return _onnx.lower_mirror_pad(ctx, op, x, paddings)
 
 
 @register
@@ -385,6 +418,9 @@ class MirrorPadGrad(OpDef):
 
     def grad(self, op, dy):
         return [apply_op("MirrorPad", [dy, op.inputs[1]], {"mode": op.attrs["mode"]}), None]
+
+    def onnx(self, ctx, op, grad, paddings):
+        return _onnx.lower_mirror_pad_grad(ctx, op, grad, paddings)
 
 
 def mirror_pad_grad(grad, paddings, mode, name=None):
@@ -460,6 +496,9 @@ class ReverseV2(OpDef):
 
     def grad(self, op, dy):
         return [apply_op("ReverseV2", [dy, op.inputs[1]]), None]
+
+    def onnx(self, ctx, op, x, axis):
+        return _onnx.lower_reverse(ctx, op, x, axis)
 
 
 def reverse_v2(tensor, axis, name=None):

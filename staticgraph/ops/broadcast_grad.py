@@ -13,7 +13,7 @@ from ..graphlib import TensorShape
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import FLOATS, require_dtype
-from .static_value import constant_value_as_shape
+from .static_value import constant_value, constant_value_as_shape
 
 __all__ = []
 
@@ -47,6 +47,32 @@ class SumToShape(OpDef):
         from .array_shape import shape as shape_of
         from .array_transform import broadcast_to
         return [broadcast_to(dy, shape_of(op.inputs[0])), None]
+
+    def onnx(self, ctx, op, grad, shape):
+        g = op.inputs[0].shape.raw
+        target = constant_value(op.inputs[1])
+        if g is not None and target is not None:  # the axes are known: one ReduceSum
+            target = [int(d) for d in np.asarray(target).reshape(-1)]
+            lead = len(g) - len(target)
+            ones = [lead + i for i, d in enumerate(target) if d == 1 and g[lead + i] != 1]
+            if not ones:
+                if not lead:
+                    return ctx.node("Identity", [grad])
+                return ctx.node("ReduceSum", [grad, ctx.int64s(range(lead))], keepdims=0)
+            out = ctx.node("ReduceSum", [grad, ctx.int64s(list(range(lead)) + ones)],
+                           keepdims=1)
+            return out if not lead else ctx.node("Reshape", [out, ctx.int64s(target)])
+        # Sum (keeping dims) wherever grad's dims differ from the target's padded
+        # with leading ones, then reshape to the target.
+        target = ctx.to_int64(shape, op.inputs[1].dtype)
+        have = ctx.shape(grad)
+        lead = ctx.node("Sub", [ctx.node("Size", [have]), ctx.node("Size", [target])])
+        pad = ctx.node("Expand", [ctx.int64s([1]), ctx.node("Reshape", [lead, ctx.int64s([1])])])
+        padded = ctx.node("Concat", [pad, target], axis=0)
+        differ = ctx.node("Not", [ctx.node("Equal", [have, padded])])
+        axes = ctx.node("Reshape", [ctx.node("NonZero", [differ]), ctx.int64s([-1])])
+        out = ctx.node("ReduceSum", [grad, axes], keepdims=1, noop_with_empty_axes=1)
+        return ctx.node("Reshape", [out, target])
 
 
 def sum_to_shape(grad, shape, name=None):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graphlib import TensorShape, broadcast_static
+from . import fused_onnx
 from .registry import OpDef, Spec, apply_op, get_op_def, register
 from .shape_rules import FLOATS, NUMERIC, check_same_dtype, require_dtype
 
@@ -138,6 +139,9 @@ class FusedMatMul(OpDef):
             return _activate(out, activation, alpha)
         return fused_matmul_kernel
 
+    def onnx(self, ctx, op, a, b, bias):
+        return fused_onnx.fused_matmul(ctx, op, a, b, bias)
+
 
 # ------------------------------------------------------------------ FusedConv2D
 _CONV_ATTRS = ("strides", "use_cudnn_on_gpu", "padding", "explicit_paddings", "data_format",
@@ -169,6 +173,9 @@ class FusedConv2D(OpDef):
             out = _add_bias(conv_kernel(x, f, **conv), bias, bias_format)
             return _activate(out, activation, alpha)
         return fused_conv2d_kernel
+
+    def onnx(self, ctx, op, x, f, bias):
+        return fused_onnx.fused_conv2d(ctx, op, x, f, bias)
 
 
 # ------------------------------------------------------------------ FusedElementwise
@@ -256,6 +263,9 @@ class FusedElementwise(OpDef):
         build = _compile_program if len(program) <= MAX_GENERATED_STEPS else _interpret_program
         return build(program, len(op.inputs), [t.shape.rank != 0 for t in op.inputs],
                      op.outputs[0].dtype.np_dtype)
+
+    def onnx(self, ctx, op, *inputs):
+        return fused_onnx.fused_elementwise(ctx, op, inputs)
 
 
 # Ufuncs whose unfused kernels run without silencing numpy's warnings: a program made

@@ -72,6 +72,9 @@ class MatMul(OpDef):
                                op.attrs["transpose_b"])
         return [da, db]
 
+    def onnx(self, ctx, op, a, b):
+        return _onnx_matmul(ctx, op, a, b, op.attrs["transpose_a"], op.attrs["transpose_b"])
+
 
 @register
 class BatchMatMulV2(OpDef):
@@ -116,6 +119,30 @@ class BatchMatMulV2(OpDef):
         x, y = op.inputs
         dx, dy_ = _matmul_grads(op.type, x, y, dy, op.attrs["adj_x"], op.attrs["adj_y"])
         return [dx, dy_]
+
+    def onnx(self, ctx, op, x, y):
+        return _onnx_matmul(ctx, op, x, y, op.attrs["adj_x"], op.attrs["adj_y"])
+
+
+def _onnx_matmul(ctx, op, a, b, ta, tb):
+    """``a @ b`` with the last two dimensions of either transposed first: one MatMul,
+    or one Gemm (its transposes fused) for float matrices."""
+    if not ta and not tb:
+        return ctx.node("MatMul", [a, b])
+    ra, rb = op.inputs[0].shape.rank, op.inputs[1].shape.rank
+    if ra == 2 and rb == 2 and op.inputs[0].dtype.is_floating:
+        return ctx.node("Gemm", [a, b], transA=int(ta), transB=int(tb))
+    return ctx.node("MatMul", [_swap_last(ctx, a, ra) if ta else a,
+                               _swap_last(ctx, b, rb) if tb else b])
+
+
+def _swap_last(ctx, x, rank):
+    """``x`` with its last two dimensions swapped."""
+    if rank is None:
+        return ctx.node("Einsum", [x], equation="...ij->...ji")
+    perm = list(range(rank))
+    perm[-2:] = perm[-1], perm[-2]
+    return ctx.node("Transpose", [x], perm=perm)
 
 
 def _mm(op_type, a, b, ta, tb):
@@ -191,6 +218,41 @@ class Tensordot(OpDef):
         db = _tensordot(a, dy, free_a, list(range(nfa)))
         db = _permute_back(db, [b_axes[a_axes.index(i)] for i in sorted(a_axes)] + free_b)
         return [da, db]
+
+    def onnx(self, ctx, op, a, b):
+        # One Einsum (onnxruntime turns it into transposes and a MatMul).
+        a_axes, b_axes = op.attrs["a_axes"], op.attrs["b_axes"]
+        ra, rb = op.inputs[0].shape.rank, op.inputs[1].shape.rank
+        if a_axes is None:  # the last b_axes axes of a (of unknown rank), the first of b
+            n = b_axes
+            if rb is None:
+                return _onnx_tensordot_flat(ctx, a, b, n)
+            letters = _LETTERS[:rb]
+            equation = f"...{letters[:n]},{letters}->...{letters[n:]}"
+            return ctx.node("Einsum", [a, b], equation=equation)
+        a_axes = [x % ra for x in a_axes]
+        b_axes = [x % rb for x in b_axes]
+        la = list(_LETTERS[:ra])
+        lb = list(_LETTERS[ra:ra + rb])
+        for i, j in zip(a_axes, b_axes):
+            lb[j] = la[i]
+        out = [la[i] for i in range(ra) if i not in a_axes] + \
+              [lb[j] for j in range(rb) if j not in b_axes]
+        equation = f"{''.join(la)},{''.join(lb)}->{''.join(out)}"
+        return ctx.node("Einsum", [a, b], equation=equation)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _onnx_tensordot_flat(ctx, a, b, n):
+    """``tensordot(a, b, n)`` for operands of unknown rank, through one MatMul."""
+    inner = ctx.node("ReduceProd", [ctx.node("Shape", [b], end=n)], keepdims=1)
+    a2 = ctx.node("Reshape", [a, ctx.node("Concat", [ctx.int64s([-1]), inner], axis=0)])
+    b2 = ctx.node("Reshape", [b, ctx.node("Concat", [inner, ctx.int64s([-1])], axis=0)])
+    lead = ctx.node("Shape", [a], end=-n) if n else ctx.shape(a)
+    shape = ctx.node("Concat", [lead, ctx.node("Shape", [b], start=n)], axis=0)
+    return ctx.node("Reshape", [ctx.node("MatMul", [a2, b2]), shape])
 
 
 def _tensordot(a, b, a_axes, b_axes):

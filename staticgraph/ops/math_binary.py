@@ -15,6 +15,7 @@ from . import array_fill as _array_fill
 from . import array_shape as _array_shape
 from . import math_compare as _math_compare
 from . import math_misc as _math_misc
+from . import math_binary_onnx as _onnx
 from . import math_unary as _math_unary
 from .convert import convert_same_dtype, convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
@@ -49,6 +50,9 @@ class Add(BinaryOp):
     def grad(self, op, dy):
         return [dy, dy]
 
+    def onnx(self, ctx, op, x, y):
+        return ctx.node("Add", [x, y])
+
 
 @register
 class Sub(BinaryOp):
@@ -58,6 +62,9 @@ class Sub(BinaryOp):
 
     def grad(self, op, dy):
         return [dy, _math_unary.negative(dy)]
+
+    def onnx(self, ctx, op, x, y):
+        return ctx.node("Sub", [x, y])
 
 
 @register
@@ -69,6 +76,9 @@ class Mul(BinaryOp):
     def grad(self, op, dy):
         x, y = op.inputs
         return [multiply(dy, y), multiply(x, dy)]
+
+    def onnx(self, ctx, op, x, y):
+        return ctx.node("Mul", [x, y])
 
 
 def _zeros_of(t):
@@ -113,6 +123,9 @@ class RealDiv(BinaryOp):
         return [realdiv(dy, y),
                 multiply(dy, realdiv(realdiv(_math_unary.negative(x), y), y))]
 
+    def onnx(self, ctx, op, x, y):
+        return ctx.node("Div", [x, y])
+
 
 @register
 class FloorDiv(BinaryOp):
@@ -130,6 +143,9 @@ class FloorDiv(BinaryOp):
     def grad(self, op, dy):
         return [None, None]  # TF1: no gradient (tf.gradients gives None)
 
+    def onnx(self, ctx, op, x, y):
+        return _onnx.floor_div(ctx, x, y, op.inputs[0].dtype)
+
 
 @register
 class FloorMod(BinaryOp):
@@ -145,6 +161,9 @@ class FloorMod(BinaryOp):
     def grad(self, op, dy):
         x, y = op.inputs
         return [dy, multiply(dy, _math_unary.negative(floor_div(x, y)))]
+
+    def onnx(self, ctx, op, x, y):
+        return _onnx.floor_mod(ctx, x, y, op.inputs[0].dtype)
 
 
 @register
@@ -164,6 +183,9 @@ class TruncateDiv(BinaryOp):
                 q = q + ((r != 0) & ((x ^ y) < 0))
         return q
 
+    def onnx(self, ctx, op, x, y):
+        return ctx.node("Div", [x, y])  # ONNX integer Div truncates toward zero
+
 
 @register
 class TruncateMod(BinaryOp):
@@ -177,6 +199,9 @@ class TruncateMod(BinaryOp):
             _int_divisor_check(y, "TruncateMod")
         with np.errstate(**_QUIET):
             return np.fmod(x, y)
+
+    def onnx(self, ctx, op, x, y):
+        return ctx.node("Mod", [x, y], fmod=1)
 
 
 @register
@@ -199,6 +224,12 @@ class Pow(BinaryOp):
         gy = multiply(multiply(dy, z), log_x)
         return [gx, gy]
 
+    def onnx(self, ctx, op, x, y):
+        dtype = op.inputs[0].dtype
+        if dtype.is_floating:
+            return ctx.node("Pow", [x, y])
+        return _onnx.int_pow(ctx, x, y, dtype)
+
 
 @register
 class Maximum(BinaryOp):
@@ -209,6 +240,9 @@ class Maximum(BinaryOp):
     def grad(self, op, dy):
         return _select_grad(dy, _math_compare.greater_equal(*op.inputs))  # ties go to x
 
+    def onnx(self, ctx, op, x, y):
+        return ctx.via("Max", [x, y], op.inputs[0].dtype, _onnx.MINMAX_TYPES)
+
 
 @register
 class Minimum(BinaryOp):
@@ -218,6 +252,9 @@ class Minimum(BinaryOp):
 
     def grad(self, op, dy):
         return _select_grad(dy, _math_compare.less_equal(*op.inputs))  # ties go to x
+
+    def onnx(self, ctx, op, x, y):
+        return ctx.via("Min", [x, y], op.inputs[0].dtype, _onnx.MINMAX_TYPES)
 
 
 @register
@@ -237,6 +274,10 @@ class SquaredDifference(BinaryOp):
         gx = multiply(scalar_mul(2.0, dy), subtract(x, y))
         return [gx, _math_unary.negative(gx)]
 
+    def onnx(self, ctx, op, x, y):
+        d = ctx.node("Sub", [x, y])
+        return ctx.node("Mul", [d, d])
+
 
 @register
 class DivNoNan(BinaryOp):
@@ -255,6 +296,10 @@ class DivNoNan(BinaryOp):
         return [div_no_nan(dy, y),
                 multiply(dy, div_no_nan(div_no_nan(_math_unary.negative(x), y), y))]
 
+    def onnx(self, ctx, op, x, y):
+        zero = ctx.scalar(0, op.inputs[1].dtype)
+        return ctx.node("Where", [ctx.node("Equal", [y, zero]), zero, ctx.node("Div", [x, y])])
+
 
 @register
 class Atan2(BinaryOp):
@@ -267,6 +312,9 @@ class Atan2(BinaryOp):
         y, x = op.inputs
         grad_inv = realdiv(dy, add(_math_unary.square(x), _math_unary.square(y)))
         return [multiply(x, grad_inv), multiply(_math_unary.negative(y), grad_inv)]
+
+    def onnx(self, ctx, op, y, x):
+        return _onnx.atan2(ctx, y, x, op.inputs[0].dtype)
 
 
 @register
@@ -309,6 +357,9 @@ class AddN(OpDef):
 
     def grad(self, op, dy):
         return [dy] * len(op.inputs)
+
+    def onnx(self, ctx, op, *xs):
+        return _onnx.add_n(ctx, xs, op.inputs[0].dtype)
 
 
 def _binary(op_type, x, y, name):

@@ -10,6 +10,8 @@ DType they share, and returns the name of its result.
 from __future__ import annotations
 
 import numpy as np
+import onnx
+from onnx import helper as onnx_helper
 
 __all__ = ["WHERE_TYPES", "MINMAX_TYPES", "where", "floor_div", "floor_mod", "int_pow",
            "atan2", "add_n", "cumsum", "cumprod", "nonzero_coordinates", "select"]
@@ -218,16 +220,16 @@ def nonzero_coordinates(ctx, cond, dtype, rank):
 def select(ctx, cond, x, y, cond_rank, data_rank, dtype):
     """TF1's ``Select``: a rank-1 ``cond`` picks whole rows of higher-rank ``x``/``y``;
     a scalar or same-shape ``cond`` selects elementwise."""
-    if cond_rank is None and data_rank is not None and data_rank > 1:
-        ctx.unsupported("a condition of unknown rank (TF1's where picks rows for a vector "
-                        "condition and elements otherwise); give the condition a static rank")
-    if cond_rank == 1 and data_rank is None:
-        # [n] -> [n, 1, ..., 1] with the rank of x
-        tail = ctx.node("Shape", [x], start=1)
-        ones = ctx.node("Add", [ctx.node("Mul", [tail, ctx.scalar(0, np.int64)]),
-                                ctx.scalar(1, np.int64)])
-        target = ctx.node("Concat", [ctx.node("Shape", [cond]), ones], axis=0)
-        cond = ctx.node("Reshape", [cond, target])
-    elif cond_rank == 1 and data_rank > 1:
+    if cond_rank == 1 and data_rank is not None and data_rank > 1:
         cond = ctx.node("Unsqueeze", [cond, ctx.int64s(range(1, data_rank))])
+    elif cond_rank is None or (data_rank is None and cond_rank == 1):
+        # A rank unknown: give cond x's rank with trailing ones, [n] -> [n, 1, .., 1]
+        # (a scalar or same-rank cond keeps its shape or broadcasts the same way).
+        cond_shape = ctx.node("Shape", [cond])
+        data_rank_1d = ctx.node("Shape", [ctx.node("Shape", [x])])
+        ones = ctx.node("ConstantOfShape", [data_rank_1d],
+                        value=onnx_helper.make_tensor("one", onnx.TensorProto.INT64, [1], [1]))
+        tail = ctx.node("Slice", [ones, ctx.node("Shape", [cond_shape]),
+                                  ctx.int64s([np.iinfo(np.int64).max])])
+        cond = ctx.node("Reshape", [cond, ctx.node("Concat", [cond_shape, tail], axis=0)])
     return where(ctx, cond, x, y, dtype)

@@ -32,6 +32,17 @@ class CompareOp(OpDef):
         require_dtype(x, self.allowed)
         return broadcast_spec(x, y, dtypes.bool)
 
+    onnx_op = None  # the ONNX operator of the same semantics
+
+    def onnx(self, ctx, op, x, y):
+        return ctx.node(self.onnx_op, [x, y])
+
+
+def _onnx_equal(ctx, op, x, y):
+    if op.inputs[0].dtype is dtypes.string and ctx.opset < 19:
+        ctx.unsupported(f"ONNX compares strings from opset 19 on (exporting opset {ctx.opset})")
+    return ctx.node("Equal", [x, y])
+
 
 @register
 class Equal(CompareOp):
@@ -39,6 +50,9 @@ class Equal(CompareOp):
 
     allowed = ALL + (dtypes.string,)
     compute = staticmethod(np.equal)
+
+    def onnx(self, ctx, op, x, y):
+        return _onnx_equal(ctx, op, x, y)
 
 
 @register
@@ -48,12 +62,16 @@ class NotEqual(CompareOp):
     allowed = ALL + (dtypes.string,)
     compute = staticmethod(np.not_equal)
 
+    def onnx(self, ctx, op, x, y):
+        return ctx.node("Not", [_onnx_equal(ctx, op, x, y)])
+
 
 @register
 class Less(CompareOp):
     """``x < y`` elementwise."""
 
     compute = staticmethod(np.less)
+    onnx_op = "Less"
 
 
 @register
@@ -61,6 +79,7 @@ class LessEqual(CompareOp):
     """``x <= y`` elementwise."""
 
     compute = staticmethod(np.less_equal)
+    onnx_op = "LessOrEqual"
 
 
 @register
@@ -68,6 +87,7 @@ class Greater(CompareOp):
     """``x > y`` elementwise."""
 
     compute = staticmethod(np.greater)
+    onnx_op = "Greater"
 
 
 @register
@@ -75,6 +95,7 @@ class GreaterEqual(CompareOp):
     """``x >= y`` elementwise."""
 
     compute = staticmethod(np.greater_equal)
+    onnx_op = "GreaterOrEqual"
 
 
 @register
@@ -83,6 +104,7 @@ class LogicalAnd(CompareOp):
 
     allowed = _BOOL
     compute = staticmethod(np.logical_and)
+    onnx_op = "And"
 
 
 @register
@@ -91,6 +113,7 @@ class LogicalOr(CompareOp):
 
     allowed = _BOOL
     compute = staticmethod(np.logical_or)
+    onnx_op = "Or"
 
 
 @register
@@ -104,6 +127,9 @@ class LogicalNot(OpDef):
         return same_as(x)
 
     compute = staticmethod(np.logical_not)
+
+    def onnx(self, ctx, op, x):
+        return ctx.node("Not", [x])
 
 
 def _compare(op_type, x, y, name):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graphlib import Tensor, TensorShape, as_dtype, broadcast_static, dtypes, name_scope
+from . import math_binary_onnx as _onnx
 from .convert import constant, convert_same_dtype, convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import ALL, NUMERIC, check_same_dtype, require_dtype, same_as
@@ -54,6 +55,11 @@ class Cast(OpDef):
         if dy is None or not (x.dtype.is_floating and op.attrs["DstT"].is_floating):
             return [None]
         return [cast(dy, x.dtype)]
+
+    def onnx(self, ctx, op, x):
+        # ONNX Cast truncates floats toward zero and maps nonzero (NaN too) to True
+        out = ctx.cast(x, op.attrs["DstT"], op.inputs[0].dtype)
+        return out if out != x else ctx.node("Identity", [x])
 
 
 def cast(x, dtype, name=None):
@@ -136,6 +142,14 @@ class ClipByValue(OpDef):
         if type(out) is np.ndarray and out.shape == np.shape(t):
             return np.maximum(out, clip_value_min, out=out)
         return np.maximum(out, clip_value_min)
+
+    def onnx(self, ctx, op, t, lo, hi):
+        bounds = [constant_value(b) for b in op.inputs[1:]]
+        if all(b is not None and np.ndim(b) == 0 for b in bounds) and bounds[0] <= bounds[1]:
+            return ctx.node("Clip", [t, lo, hi])  # ONNX Clip gives max where min > max
+        dtype = op.inputs[0].dtype
+        upper = ctx.via("Min", [t, hi], dtype, _onnx.MINMAX_TYPES)
+        return ctx.via("Max", [upper, lo], dtype, _onnx.MINMAX_TYPES)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -253,6 +267,10 @@ class Cumsum(_Cumulative):
         return [cumsum(dy, op.inputs[1], exclusive=op.attrs["exclusive"],
                        reverse=not op.attrs["reverse"]), None]
 
+    def onnx(self, ctx, op, x, axis):
+        return _onnx.cumsum(ctx, x, axis, op.inputs[0].dtype, op.attrs["exclusive"],
+                            op.attrs["reverse"])
+
 
 @register
 class Cumprod(_Cumulative):
@@ -268,6 +286,15 @@ class Cumprod(_Cumulative):
         ex, rev = op.attrs["exclusive"], op.attrs["reverse"]
         total = cumsum(_mb.multiply(op.outputs[0], dy), axis, exclusive=ex, reverse=not rev)
         return [_mb.realdiv(total, x), None]
+
+    def onnx(self, ctx, op, x, axis):
+        shape, axis_value = op.inputs[0].shape.raw, constant_value(op.inputs[1])
+        if shape is None or axis_value is None:
+            ctx.unsupported("Cumprod needs a constant axis and an input of known rank "
+                            "(ONNX has no CumProd)")
+        a = int(axis_value) % len(shape)
+        return _onnx.cumprod(ctx, x, a, shape[a], len(shape), op.inputs[0].dtype,
+                             op.attrs["exclusive"], op.attrs["reverse"])
 
 
 def _cumulative(op_type, x, axis, exclusive, reverse, name):
@@ -315,6 +342,10 @@ class Where(OpDef):
     def compute(condition):
         return np.argwhere(condition).astype(np.int64, copy=False)
 
+    def onnx(self, ctx, op, condition):
+        c = op.inputs[0]
+        return _onnx.nonzero_coordinates(ctx, condition, c.dtype, c.shape.rank)
+
 
 @register
 class Select(OpDef):
@@ -354,6 +385,11 @@ class Select(OpDef):
             c = np.reshape(c, cs + (1,) * (len(xs) - 1))
         return np.where(c, x, y)
 
+    def onnx(self, ctx, op, condition, x, y):
+        c, t = op.inputs[0], op.inputs[1]
+        return _onnx.select(ctx, condition, x, y, c.shape.rank, t.shape.merge_with(
+            op.inputs[2].shape).rank, t.dtype)
+
 
 @register
 class SelectV2(OpDef):
@@ -376,6 +412,9 @@ class SelectV2(OpDef):
     @staticmethod
     def compute(condition, x, y):
         return np.where(condition, x, y)
+
+    def onnx(self, ctx, op, condition, x, y):
+        return _onnx.where(ctx, condition, x, y, op.inputs[1].dtype)
 
 
 def _zero(like):

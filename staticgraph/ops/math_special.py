@@ -13,6 +13,7 @@ import numpy as np
 
 from . import math_binary as _mb
 from . import math_unary as _math_unary
+from . import math_unary_onnx as _onnx
 from .math_unary import _QUIET, UnaryOp, _unary
 from .registry import register
 
@@ -80,6 +81,10 @@ class Erf(UnaryOp):
         return [_mb.multiply(_mb.multiply(dy, _TWO_OVER_SQRT_PI),
                              _math_unary.exp(_math_unary.negative(_math_unary.square(op.inputs[0]))))]
 
+    # onnxruntime has no float64 Erf kernel: float64 is computed in float32 (about
+    # 1e-7 absolute accuracy instead of 1e-15).
+    onnx = _onnx.elementwise("Erf", _onnx.NO_FLOAT64)
+
 
 @register
 class Erfc(UnaryOp):
@@ -90,6 +95,14 @@ class Erfc(UnaryOp):
     def grad(self, op, dy):
         return [_mb.multiply(_mb.multiply(dy, -_TWO_OVER_SQRT_PI),
                              _math_unary.exp(_math_unary.negative(_math_unary.square(op.inputs[0]))))]
+
+    def onnx(self, ctx, op, x):
+        # ONNX has no Erfc: 1 - erf(x), in float32 for float16 and float64 (no float64
+        # Erf kernel), so the tail below about 1e-7 is lost (it flushes towards 0).
+        dtype = op.inputs[0].dtype
+        x32 = ctx.cast(x, "float32", dtype)
+        y = ctx.node("Sub", [ctx.scalar(1, "float32"), ctx.node("Erf", [x32])])
+        return ctx.cast(y, dtype, "float32")
 
 
 

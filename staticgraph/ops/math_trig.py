@@ -11,6 +11,7 @@ import numpy as np
 
 from . import math_binary as _mb
 from . import math_unary as _math_unary
+from . import math_unary_onnx as _onnx
 from .math_unary import UnaryOp, _quiet, _unary
 from .registry import register
 
@@ -27,6 +28,8 @@ class Sin(UnaryOp):
     def grad(self, op, dy):
         return [_mb.multiply(dy, cos(op.inputs[0]))]
 
+    onnx = _onnx.elementwise("Sin")
+
 
 @register
 class Cos(UnaryOp):
@@ -36,6 +39,8 @@ class Cos(UnaryOp):
 
     def grad(self, op, dy):
         return [_mb.multiply(_math_unary.negative(dy), sin(op.inputs[0]))]
+
+    onnx = _onnx.elementwise("Cos")
 
 
 @register
@@ -48,6 +53,8 @@ class Tan(UnaryOp):
         sec2 = _math_unary.square(_math_unary.reciprocal(cos(op.inputs[0])))
         return [_mb.multiply(sec2, dy)]
 
+    onnx = _onnx.with_float64("Tan", _onnx.tan64)
+
 
 @register
 class Asin(UnaryOp):
@@ -57,6 +64,8 @@ class Asin(UnaryOp):
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, _inv_sqrt_one_minus_square(op.inputs[0]))]
+
+    onnx = _onnx.with_float64("Asin", _onnx.asin64)
 
 
 @register
@@ -68,6 +77,8 @@ class Acos(UnaryOp):
     def grad(self, op, dy):
         return [_mb.multiply(_math_unary.negative(dy), _inv_sqrt_one_minus_square(op.inputs[0]))]
 
+    onnx = _onnx.with_float64("Acos", _onnx.acos64)
+
 
 @register
 class Atan(UnaryOp):
@@ -77,6 +88,8 @@ class Atan(UnaryOp):
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, _math_unary.reciprocal(_mb.add(1.0, _math_unary.square(op.inputs[0]))))]
+
+    onnx = _onnx.with_float64("Atan", _onnx.atan64)
 
 
 @register
@@ -88,6 +101,8 @@ class Sinh(UnaryOp):
     def grad(self, op, dy):
         return [_mb.multiply(dy, cosh(op.inputs[0]))]
 
+    onnx = _onnx.with_float64("Sinh", _onnx.sinh64)
+
 
 @register
 class Cosh(UnaryOp):
@@ -97,6 +112,8 @@ class Cosh(UnaryOp):
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, sinh(op.inputs[0]))]
+
+    onnx = _onnx.with_float64("Cosh", _onnx.cosh64)
 
 
 @register
@@ -108,6 +125,8 @@ class Asinh(UnaryOp):
     def grad(self, op, dy):
         return [_mb.realdiv(dy, cosh(op.outputs[0]))]
 
+    onnx = _onnx.with_float64("Asinh", _onnx.asinh64)
+
 
 @register
 class Acosh(UnaryOp):
@@ -118,6 +137,8 @@ class Acosh(UnaryOp):
     def grad(self, op, dy):
         return [_mb.realdiv(dy, sinh(op.outputs[0]))]
 
+    onnx = _onnx.with_float64("Acosh", _onnx.acosh64)
+
 
 @register
 class Atanh(UnaryOp):
@@ -127,6 +148,8 @@ class Atanh(UnaryOp):
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, _math_unary.reciprocal(_mb.subtract(1.0, _math_unary.square(op.inputs[0]))))]
+
+    onnx = _onnx.with_float64("Atanh", _onnx.atanh64)
 
 
 

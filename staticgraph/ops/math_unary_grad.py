@@ -53,6 +53,10 @@ class TanhGrad(GradOp):
         y, dy = op.inputs
         return [_mb.multiply(_mb.multiply(g, -2.0), _mb.multiply(dy, y)), tanh_grad(y, g)]
 
+    def onnx(self, ctx, op, y, dy):
+        one = ctx.scalar(1, op.inputs[0].dtype)
+        return ctx.node("Mul", [ctx.node("Sub", [one, ctx.node("Mul", [y, y])]), dy])
+
 
 @register
 class SigmoidGrad(GradOp):
@@ -71,6 +75,10 @@ class SigmoidGrad(GradOp):
         gb = _mb.multiply(g, dy)
         return [_mb.subtract(gb, _mb.multiply(_mb.multiply(gb, 2.0), y)), sigmoid_grad(y, g)]
 
+    def onnx(self, ctx, op, y, dy):
+        one = ctx.scalar(1, op.inputs[0].dtype)
+        return ctx.node("Mul", [ctx.node("Mul", [ctx.node("Sub", [one, y]), y]), dy])
+
 
 @register
 class SqrtGrad(GradOp):
@@ -88,6 +96,10 @@ class SqrtGrad(GradOp):
         y, _ = op.inputs
         ga = _mb.realdiv(g, y)
         return [_mb.multiply(_math_unary.negative(ga), op.outputs[0]), _mb.multiply(ga, 0.5)]
+
+    def onnx(self, ctx, op, y, dy):
+        half = ctx.scalar(0.5, op.inputs[0].dtype)
+        return ctx.node("Mul", [ctx.node("Div", [dy, y]), half])
 
 
 @register
@@ -109,6 +121,11 @@ class RsqrtGrad(GradOp):
         ga = _mb.multiply(_mb.multiply(_mb.multiply(g, -1.5), dy), _math_unary.square(y))
         return [ga, rsqrt_grad(y, g)]
 
+    def onnx(self, ctx, op, y, dy):
+        cube = ctx.node("Mul", [ctx.node("Mul", [y, y]), y])
+        minus_half = ctx.scalar(-0.5, op.inputs[0].dtype)
+        return ctx.node("Mul", [ctx.node("Mul", [cube, dy]), minus_half])
+
 
 @register
 class ReciprocalGrad(GradOp):
@@ -127,6 +144,9 @@ class ReciprocalGrad(GradOp):
         y, dy = op.inputs
         return [_mb.multiply(_mb.multiply(g, -2.0), _mb.multiply(dy, y)),
                 reciprocal_grad(y, g)]
+
+    def onnx(self, ctx, op, y, dy):
+        return ctx.node("Neg", [ctx.node("Mul", [ctx.node("Mul", [y, y]), dy])])
 
 
 def _grad_op(op_type, y, dy, name):

@@ -55,6 +55,17 @@ def float_formula(build, float64=None):
     return onnx
 
 
+def with_float64(onnx_op, float64):
+    """An ``onnx`` method emitting ``onnx_op`` for float16/float32 and the formulation
+    ``float64(ctx, x)`` for float64 (onnxruntime has no float64 kernel of ``onnx_op``)."""
+    def onnx(self, ctx, op, x):
+        if op.inputs[0].dtype.name == "float64":
+            return float64(ctx, x)
+        return ctx.node(onnx_op, [x])
+    onnx.__doc__ = f"Lowered to ONNX ``{onnx_op}`` (float64: {float64.__doc__})"
+    return onnx
+
+
 def const(ctx, value, dt):
     """A shared rank-0 constant of dtype name ``dt``."""
     return ctx.scalar(value, dt)

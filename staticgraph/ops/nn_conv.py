@@ -19,6 +19,7 @@ from .conv_windows import (_check_format, _check_outer_ones, _convert_padding, _
                            _explicit_pairs, _from_nhwc, _get_sequence, _lookup, _shape,
                            _spatial, _static_out, _to_nhwc, conv_matmul, conv_transpose,
                            im2col, window_geometry)
+from . import nn_conv_onnx as _onnx
 from .convert import convert_same_dtype, convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import FLOATS, check_same_dtype, require_dtype
@@ -108,6 +109,9 @@ class Conv2D(OpDef):
         return [_conv_op("Conv2DBackpropInput", [_shape_tensor(x), f, dy], op.attrs),
                 _conv_op("Conv2DBackpropFilter", [x, _shape_tensor(f), dy], op.attrs)]
 
+    def onnx(self, ctx, op, x, f):
+        return _onnx.conv2d(ctx, op, x, f)
+
 
 # ---------------------------------------------------------------- Conv2DBackpropInput
 @register
@@ -155,6 +159,9 @@ class Conv2DBackpropInput(OpDef):
         return [None,
                 _conv_op("Conv2DBackpropFilter", [ddx, _shape_tensor(f), dy], op.attrs),
                 _conv_op("Conv2D", [ddx, f], op.attrs)]
+
+    def onnx(self, ctx, op, sizes, f, dy):
+        return _onnx.conv2d_backprop_input(ctx, op, sizes, f, dy)
 
     @staticmethod
     def compute(sizes, f, dy, *, strides, padding, explicit_paddings, data_format, dilations,
@@ -235,6 +242,9 @@ class Conv2DBackpropFilter(OpDef):
         return [_conv_op("Conv2DBackpropInput", [_shape_tensor(x), ddw, dy], op.attrs),
                 None,
                 _conv_op("Conv2D", [x, ddw], op.attrs)]
+
+    def onnx(self, ctx, op, x, sizes, dy):
+        return _onnx.conv2d_backprop_filter(ctx, op, x, sizes, dy)
 
 
 # ---------------------------------------------------------------- public functions

@@ -40,6 +40,12 @@ class L2Loss(OpDef):
     def grad(self, op, dy):
         return [_math_binary.multiply(op.inputs[0], dy)]
 
+    def onnx(self, ctx, op, t):
+        dtype = op.inputs[0].dtype
+        work = dtypes.float32 if dtype is dtypes.float16 else dtype  # as the kernel
+        total = ctx.node("ReduceSumSquare", [ctx.cast(t, work, dtype)], keepdims=0)
+        return ctx.cast(ctx.node("Mul", [total, ctx.scalar(0.5, work)]), dtype, work)
+
 
 @register
 class InTopKV2(OpDef):
@@ -76,6 +82,33 @@ class InTopKV2(OpDef):
         more = np.count_nonzero(predictions > target_pred[:, None], axis=1)
         ok = np.isfinite(predictions).all(axis=1)
         return valid & ok & (more < k)
+
+    def onnx(self, ctx, op, predictions, targets, k):
+        # The target's prediction picked by a one-hot mask (no out-of-range gather):
+        # -inf, and no mask hit, for targets outside [0, classes).
+        n = op.inputs[0].shape.raw[1]
+        if n is not None:
+            classes = ctx.const(np.arange(n, dtype=np.int64))
+        else:
+            count = ctx.node("Gather", [ctx.shape(predictions), ctx.scalar(1, np.int64)])
+            classes = ctx.node("Range", [ctx.scalar(0, np.int64), count,
+                                         ctx.scalar(1, np.int64)])
+        t = ctx.to_int64(targets, op.inputs[1].dtype)
+        rows = ctx.int64s([1])
+        mask = ctx.node("Equal", [ctx.node("Unsqueeze", [t, rows]), classes])
+        picked = ctx.node("Where", [mask, predictions, ctx.scalar(-np.inf, np.float32)])
+        target = ctx.node("ReduceMax", [picked, rows], keepdims=1)
+        larger = ctx.cast(ctx.node("Greater", [predictions, target]), np.int64)
+        more = ctx.node("ReduceSum", [larger, rows], keepdims=0)
+        in_k = ctx.node("Less", [more, ctx.to_int64(k, op.inputs[2].dtype)])
+        valid = ctx.node("ReduceMax", [ctx.cast(mask, np.uint8), rows], keepdims=0)
+        # x - x is NaN exactly for NaN and infinite x: a row's sum of it is not NaN
+        # when the row is finite
+        nonfinite = ctx.node("ReduceSum", [ctx.node("Sub", [predictions, predictions]), rows],
+                             keepdims=0)
+        finite = ctx.node("Equal", [nonfinite, nonfinite])
+        ok = ctx.node("And", [ctx.cast(valid, np.bool_), finite])
+        return ctx.node("And", [ok, in_k])
 
 
 # ---------------------------------------------------------------- public functions

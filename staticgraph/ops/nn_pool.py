@@ -16,6 +16,7 @@ from . import nn_pool_grad as _grad
 from .conv_windows import (_check_format, _check_outer_ones, _dims, _from_nhwc,
                            _get_sequence, _lookup, _shape, _spatial, _to_nhwc, pad_spatial,
                            window_geometry)
+from . import nn_conv_onnx as _onnx
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import FLOATS, NUMERIC, require_dtype
@@ -83,6 +84,9 @@ class MaxPool(_Pool):
         # TF1's _MaxPoolGrad.
         return [_grad.max_pool_grad(op.inputs[0], op.outputs[0], dy, **op.attrs)]
 
+    def onnx(self, ctx, op, x):
+        return _onnx.max_pool(ctx, op, x)
+
 
 @register
 class AvgPool(_Pool):
@@ -106,6 +110,9 @@ class AvgPool(_Pool):
     def grad(self, op, dy):
         # TF1's _AvgPoolGrad.
         return [_grad.avg_pool_grad(_shape_tensor(op.inputs[0]), dy, **op.attrs)]
+
+    def onnx(self, ctx, op, x):
+        return _onnx.avg_pool(ctx, op, x)
 
 
 def _valid_counts(size, out, k, stride, pad_before):

@@ -16,6 +16,7 @@ from . import array_fill as _array_fill
 from . import nn_pool as _pool
 from .conv_windows import (_dims, _from_nhwc, _shape, _spatial, _to_nhwc, pad_spatial,
                            window_geometry)
+from . import nn_conv_onnx as _onnx
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import FLOATS, check_same_dtype, require_dtype
@@ -201,6 +202,9 @@ class MaxPoolGrad(_PoolGrad):
         return [_array_fill.zeros_like(x), _array_fill.zeros_like(y),
                 max_pool_grad_grad(x, y, ddx, **op.attrs)]
 
+    def onnx(self, ctx, op, x, y, g):
+        return _onnx.max_pool_grad(ctx, op, x, y, g)
+
 
 @register
 class MaxPoolGradGrad(_PoolGrad):
@@ -233,6 +237,9 @@ class MaxPoolGradGrad(_PoolGrad):
         x, y, _ = op.inputs
         return [_array_fill.zeros_like(x), _array_fill.zeros_like(y),
                 max_pool_grad(x, y, dy, **op.attrs)]
+
+    def onnx(self, ctx, op, x, y, g):
+        return _onnx.max_pool_grad_grad(ctx, op, x, y, g)
 
 
 @register
@@ -285,6 +292,9 @@ class AvgPoolGrad(_PoolGrad):
     def grad(self, op, ddx):
         # TF1's _AvgPoolGradGrad: AvgPool of the incoming gradient.
         return [None, apply_op("AvgPool", [ddx], dict(op.attrs))]
+
+    def onnx(self, ctx, op, sizes, g):
+        return _onnx.avg_pool_grad(ctx, op, sizes, g)
 
 
 def max_pool_grad(orig_input, orig_output, grad, ksize, strides, padding,

@@ -37,6 +37,13 @@ class _SoftmaxBase(OpDef):
             norm_axis(axis, rank)
         return same_as(logits)
 
+    onnx_type = None
+
+    def onnx(self, ctx, op, logits):
+        # float16 in float32, as the kernel (work_dtype)
+        return ctx.via(self.onnx_type, [logits], op.inputs[0].dtype, ("float32", "float64"),
+                       axis=op.attrs["axis"])
+
 
 # Reductions along a short innermost axis (e.g. 10 classes) are slow in numpy, and
 # so is broadcasting (N, 1) against (N, C). Below this many classes the softmax
@@ -94,6 +101,8 @@ def _softmax_nd(x, axis, log):
 class Softmax(_SoftmaxBase):
     """``exp(logits) / sum(exp(logits), axis)``, computed stably."""
 
+    onnx_type = "Softmax"
+
     @staticmethod
     def compute(logits, axis):
         return _softmax_nd(logits, axis, log=False)
@@ -109,6 +118,8 @@ class Softmax(_SoftmaxBase):
 @register
 class LogSoftmax(_SoftmaxBase):
     """``logits - log(sum(exp(logits), axis))``, computed stably."""
+
+    onnx_type = "LogSoftmax"
 
     @staticmethod
     def compute(logits, axis):

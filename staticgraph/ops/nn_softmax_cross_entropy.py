@@ -153,6 +153,19 @@ class SoftmaxCrossEntropyWithLogits(OpDef):
             dlabels = _math_binary.subtract(dlabels, dbackprop)
         return [dlogits, dlabels]
 
+    def onnx(self, ctx, op, features, labels):
+        f, l = op.inputs
+        dtype = f.dtype
+        work = work_dtype(dtype.np_dtype)
+        features, labels = ctx.cast(features, work, dtype), ctx.cast(labels, work, dtype)
+        f_last = None if f.shape.rank is None else f.shape.raw[-1]
+        l_last = None if l.shape.rank is None else l.shape.raw[-1]
+        if not ((f_last is not None and f_last != 1) or f_last == l_last == 1):
+            # features whose class dimension may be 1 broadcast against the labels
+            # before the softmax, not after
+            features = ctx.node("Expand", [features, ctx.shape(labels)])
+        return _onnx_xent(ctx, op, work, features, labels)
+
 
 def _label_error(labels, n):
     flat = labels.reshape(-1)
@@ -234,6 +247,47 @@ class SparseSoftmaxCrossEntropyWithLogits(OpDef):
         # integer labels get none. (TF1 forbids differentiating backprop; we add the
         # softmax Jacobian's product so second derivatives work.)
         return [_xent_logits_grad(op, dloss, dbackprop), None]
+
+    def onnx(self, ctx, op, features, labels):
+        f = op.inputs[0]
+        dtype = f.dtype
+        work = work_dtype(dtype.np_dtype)
+        features = ctx.cast(features, work, dtype)
+        n = None if f.shape.rank is None else f.shape.raw[-1]
+        if n is not None:
+            classes = ctx.const(np.arange(n, dtype=np.int64))
+        else:
+            count = ctx.node("Gather", [ctx.shape(features), ctx.scalar(-1, np.int64)])
+            classes = ctx.node("Range", [ctx.scalar(0, np.int64), count,
+                                         ctx.scalar(1, np.int64)])
+        index = ctx.node("Unsqueeze", [ctx.to_int64(labels, op.inputs[1].dtype),
+                                       ctx.int64s([-1])])
+        one_hot = ctx.cast(ctx.node("Equal", [index, classes]), work)
+        # The kernel raises for a label outside [0, classes); a model cannot, so the
+        # row's one-hot becomes 0 / 0 = NaN, and so do its loss and backprop (TF1 on GPU).
+        hits = ctx.node("ReduceSum", [one_hot, _last_axis(ctx, op)], keepdims=1)
+        one_hot = ctx.node("Div", [one_hot, hits])
+        return _onnx_xent(ctx, op, work, features, one_hot)
+
+
+def _last_axis(ctx, op):
+    """The class axis of ``op``'s backprop output as an ONNX axes input: non-negative
+    where the rank is known (onnxruntime returns an empty tensor unreduced over a
+    negative axis)."""
+    rank = op.outputs[1].shape.rank
+    return ctx.int64s([-1 if rank is None else rank - 1])
+
+
+def _onnx_xent(ctx, op, work, features, labels):
+    """``[loss, backprop]`` of logits ``features`` and distributions ``labels`` (ONNX
+    names in ``work``, cast back to ``op``'s dtype): one LogSoftmax along the last axis."""
+    dtype = op.inputs[0].dtype
+    log_probs = ctx.node("LogSoftmax", [features], axis=-1)
+    total = ctx.node("ReduceSum", [ctx.node("Mul", [labels, log_probs]), _last_axis(ctx, op)],
+                     keepdims=0)
+    loss = ctx.node("Neg", [total])
+    backprop = ctx.node("Sub", [ctx.node("Exp", [log_probs]), labels])
+    return [ctx.cast(loss, dtype, work), ctx.cast(backprop, dtype, work)]
 
 
 # ---------------------------------------------------------------- public functions

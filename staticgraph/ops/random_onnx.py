@@ -19,12 +19,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from onnx import numpy_helper
 
 from ..graphlib import dtypes
+from .static_value import constant_value
 
-__all__ = ["random_tensor", "truncated_normal", "random_uniform_int", "random_shuffle",
-           "multinomial"]
+__all__ = ["random_tensor", "standard_normal", "uniform", "truncated_normal", "random_uniform_int",
+           "random_shuffle", "multinomial"]
 
 # onnxruntime's random kernels draw float32 and float64 only.
 _RANDOM_DTYPES = (dtypes.float32, dtypes.float64)
@@ -66,6 +66,7 @@ def _work(dtype):
 
 
 def standard_normal(ctx, op, shape):
+    """N(0, 1) samples (float16: drawn in float32 and rounded)."""
     dtype = op.attrs["dtype"]
     out = random_tensor(ctx, op, shape, "RandomNormal", _work(dtype))
     return ctx.cast(out, dtype, _work(dtype))
@@ -100,7 +101,6 @@ def truncated_normal(ctx, op, shape):
 
 def random_uniform_int(ctx, op, shape, minval, maxval):
     """``floor(u * (maxval - minval)) + minval`` in float64 (exact for int32)."""
-    from .static_value import constant_value
     f64 = np.float64
     lo_v, hi_v = constant_value(op.inputs[1]), constant_value(op.inputs[2])
     if lo_v is not None and hi_v is not None:
@@ -138,7 +138,6 @@ def random_shuffle(ctx, op, value):
 def multinomial(ctx, op, logits, num_samples):
     """ONNX ``Multinomial`` (float32) when ``num_samples`` is known while declaring,
     else inverse-CDF sampling with standard ops. Non-finite logits weigh zero."""
-    from .static_value import constant_value
     dtype = op.inputs[0].dtype
     out_dtype = op.attrs["output_dtype"]
     x = ctx.cast(logits, np.float32, dtype)

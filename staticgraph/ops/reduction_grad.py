@@ -66,6 +66,20 @@ class ReducedShape(OpDef):
         except ValueError:
             return None
 
+    def onnx(self, ctx, op, input_shape, axes):
+        # input_shape with ones scattered at the axes (negative ones count from the end)
+        idx = ctx.to_int64(axes, op.inputs[1].dtype)
+        if op.inputs[1].shape.rank != 1:
+            idx = ctx.node("Reshape", [idx, ctx.int64s([-1])])
+        dtype = op.inputs[0].dtype
+        n = op.inputs[1].shape.num_elements() if op.inputs[1].shape.is_fully_defined() \
+            else None
+        if n is not None:
+            ones = ctx.const(np.ones(n, dtype.np_dtype))
+        else:
+            ones = ctx.node("Expand", [ctx.scalar(1, dtype), ctx.shape(idx)])
+        return ctx.node("ScatterElements", [input_shape, idx, ones], axis=0)
+
 
 @register
 class ReductionPermutation(OpDef):
@@ -92,6 +106,24 @@ class ReductionPermutation(OpDef):
         reduced = sorted({_reduction._check_axis(int(a), rank) for a in np.asarray(axes).reshape(-1)})
         perm = np.array(reduced + [i for i in range(rank) if i not in reduced], np.int32)
         return [perm, np.argsort(perm).astype(np.int32)]
+
+    def onnx(self, ctx, op, input_shape, axes):
+        # Sort the positions by key i + rank * (i not reduced): reduced ones first.
+        rank = ctx.node("Size", [input_shape])
+        pos = ctx.node("Range", [ctx.scalar(0, np.int64), rank, ctx.scalar(1, np.int64)])
+        idx = ctx.to_int64(axes, op.inputs[1].dtype)
+        if op.inputs[1].shape.rank != 1:
+            idx = ctx.node("Reshape", [idx, ctx.int64s([-1])])
+        idx = ctx.node("Mod", [idx, rank])  # Python-style: non-negative
+        hit = ctx.node("Equal", [ctx.node("Unsqueeze", [pos, ctx.int64s([1])]),
+                                 ctx.node("Unsqueeze", [idx, ctx.int64s([0])])])
+        hits = ctx.node("ReduceMax", [ctx.cast(hit, np.uint8), ctx.int64s([1])], keepdims=0)
+        others = ctx.cast(ctx.node("Not", [ctx.cast(hits, np.bool_)]), np.int64)
+        key = ctx.node("Add", [pos, ctx.node("Mul", [others, rank])])
+        k = ctx.node("Reshape", [rank, ctx.int64s([1])])
+        _, perm = ctx.node("TopK", [key, k], outputs=2, largest=0, sorted=1)
+        _, inverse = ctx.node("TopK", [perm, k], outputs=2, largest=0, sorted=1)
+        return [ctx.cast(perm, np.int32), ctx.cast(inverse, np.int32)]
 
 
 def _static_axes(op):

@@ -23,9 +23,11 @@ _NONE = "none"  # no axis reduced: the op is the identity
 _ALL = "all"    # every axis: Reduce* without an axes input
 
 
-def reduction_axes(ctx, op, axes):
-    """How ``op`` (inputs ``(x, axes)``) reduces: ``_NONE``, ``_ALL`` or an int64
-    1-D axes value name; and whether that name is computed at run time."""
+def reduction_axes(ctx, op, x_name, axes):
+    """How ``op`` (inputs ``(x, axes)``, ONNX names ``x_name`` and ``axes``) reduces:
+    ``_NONE``, ``_ALL`` or an int64 1-D axes value name; and whether that name is
+    computed at run time. Axes are made non-negative where the rank is known: with
+    negative axes onnxruntime (1.23) returns an empty input unreduced."""
     from .reduction import _reduces_all
     x, axis = op.inputs
     rank = x.shape.rank
@@ -45,7 +47,10 @@ def reduction_axes(ctx, op, axes):
     name = ctx.to_int64(axes, axis.dtype)
     if axis.shape.rank != 1:
         name = ctx.node("Reshape", [name, ctx.int64s([-1])])
-    return name, True
+    # non-negative: onnxruntime reduces nothing over negative axes of an empty tensor
+    count = ctx.scalar(rank, np.int64) if rank is not None else \
+        ctx.node("Size", [ctx.shape(x_name)])
+    return ctx.node("Mod", [name, count]), True
 
 
 def reduce_node(ctx, op_type, x, how, dynamic, keep):
@@ -71,7 +76,7 @@ _EXTREMUM_TYPES = ("float16", "float32", "float64", "int8", "uint8", "int32", "i
 def lower_reduction(ctx, op, x, axes, op_type, supported=_SUM_TYPES):
     """``Sum``/``Prod``/``Max``/``Min``: one ``op_type`` node, in a supported dtype.
     Float Max/Min propagate NaN as numpy does (onnxruntime's do not always)."""
-    how, dynamic = reduction_axes(ctx, op, axes)
+    how, dynamic = reduction_axes(ctx, op, x, axes)
     if how == _NONE:
         return ctx.node("Identity", [x])
     dtype = op.inputs[0].dtype
@@ -88,7 +93,7 @@ def lower_reduction(ctx, op, x, axes, op_type, supported=_SUM_TYPES):
 def lower_mean(ctx, op, x, axes):
     """``Mean``: ReduceMean when the group size is known and non-zero, else a sum
     divided by the size (NaN for empty float groups, truncating for ints as TF)."""
-    how, dynamic = reduction_axes(ctx, op, axes)
+    how, dynamic = reduction_axes(ctx, op, x, axes)
     if how == _NONE:
         return ctx.node("Identity", [x])
     xt = op.inputs[0]
@@ -134,7 +139,7 @@ def _static_count(op, how, dynamic):
 def lower_bool_reduction(ctx, op, x, axes, op_type):
     """``Any``/``All``: bools as uint8 through ReduceMax/ReduceMin (an empty group
     gives 0 for Max and 255 for Min: False for Any, True for All)."""
-    how, dynamic = reduction_axes(ctx, op, axes)
+    how, dynamic = reduction_axes(ctx, op, x, axes)
     if how == _NONE:
         return ctx.node("Identity", [x])
     keep = int(bool(op.attrs["keep_dims"]))
@@ -153,6 +158,9 @@ def lower_arg(ctx, op, x, dimension, op_type):
         ctx.unsupported("the axis of ArgMax/ArgMin must be known while declaring "
                         "(ONNX takes it as an attribute)")
     axis = int(value)
+    rank = op.inputs[0].shape.rank
+    if rank:  # non-negative: see reduction_axes
+        axis %= rank
     dtype = op.inputs[0].dtype
     work = _work_dtype(dtype, _ARG_TYPES)
     if work is not dtype:

@@ -60,6 +60,11 @@ def _string_scalar(proto) -> np.ndarray:
     return np.array(proto.SerializeToString(), dtype=object)
 
 
+# Summary ops are for TensorBoard logging while training, not part of a served model.
+_NO_ONNX = ("it builds a serialized tensorflow.Summary protocol buffer (a string), which "
+            "no ONNX operator can produce; export the tensors it summarizes instead")
+
+
 def _require_scalar_tag(tag, arg="tag"):
     require_dtype(tag, _STRING, arg)
     if tag.shape.rank not in (None, 0):
@@ -72,6 +77,7 @@ class ScalarSummary(OpDef):
     """A ``Summary`` with one ``simple_value`` per element of ``values`` (tags alike)."""
 
     differentiable = False
+    onnx_unsupported = _NO_ONNX
 
     def infer(self, tags, values):
         require_dtype(tags, _STRING, "tags")
@@ -98,6 +104,7 @@ class HistogramSummary(OpDef):
     """A ``Summary`` with a ``HistogramProto`` of ``values`` (TF1's default buckets)."""
 
     differentiable = False
+    onnx_unsupported = _NO_ONNX
 
     def infer(self, tag, values):
         _require_scalar_tag(tag)
@@ -127,6 +134,7 @@ class ImageSummary(OpDef):
     """
 
     differentiable = False
+    onnx_unsupported = _NO_ONNX
     attrs = {"max_images": 3, "bad_color": (255, 0, 0, 255)}
 
     def infer(self, tag, tensor, max_images, bad_color):
@@ -165,6 +173,7 @@ class TensorSummaryV2(OpDef):
     """A ``Summary`` holding ``tensor`` as a ``TensorProto``, with plugin metadata."""
 
     differentiable = False
+    onnx_unsupported = _NO_ONNX
 
     def infer(self, tag, tensor, serialized_summary_metadata):
         _require_scalar_tag(tag)
@@ -189,6 +198,7 @@ class MergeSummary(OpDef):
     """The union of serialized ``Summary`` protos; a tag seen twice is an error (TF1)."""
 
     differentiable = False
+    onnx_unsupported = _NO_ONNX
 
     def infer(self, *inputs):
         if not inputs:

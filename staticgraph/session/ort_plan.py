@@ -135,6 +135,7 @@ class OrtPlan:
         self._pairs = {}
         self._ort_device = "cuda" if self.device == "cuda" else "cpu"
         self._bindings = None
+        self._last = None
         self._lock = threading.Lock()
         env = {"ndarray": np.ndarray}
         checks = []
@@ -189,8 +190,8 @@ class OrtPlan:
             except Exception as exc:  # noqa: BLE001 - mapped to the op that failed
                 raise self._op_error(exc) from exc
             outs = binding.binding.get_outputs()
-            for var, pos in zip(self._written, self._var_pos):
-                store.set_device(var, outs[pos])
+            for var, value in self._new_values(binding, outs):
+                store.set_device(var, value)
             values = [outs[p].numpy() for p in self._fetch_pos]
         if self._profiling:
             self._log_placement()
@@ -208,11 +209,16 @@ class OrtPlan:
             self._bindings = [_Binding(self._ort, [n for n in self._fetch_names], self.device)
                               for _ in range(2)]
         current = {var: store.device_value(var, self._to_device) for var in self._required}
-        chosen = self._bindings[0]
+        # The binding already set up for the current buffers; else the one not used
+        # last, so that steady runs alternate between the two without rebinding.
+        chosen = None
         for b in self._bindings:
             if all(b.inputs.get(name) is current[var] for var, name in self._var_in):
                 chosen = b
                 break
+        if chosen is None:
+            chosen = self._bindings[1] if self._last is self._bindings[0] else self._bindings[0]
+        self._last = chosen
         io = chosen.binding
         for name, value in zip(self._feed_names, feeds):
             io.bind_cpu_input(name, value)
@@ -232,6 +238,13 @@ class OrtPlan:
                 io.bind_ortvalue_output(name, buf)
                 chosen.outputs[name] = buf
         return chosen
+
+    def _new_values(self, binding, outs):
+        """``[(variable, its new OrtValue)]`` after a run: the pair buffer written (the
+        same object, so the next run can tell which buffer is current), or the value
+        onnxruntime allocated."""
+        return [(var, binding.outputs.get(name) or outs[pos])
+                for (var, name), pos in zip(self._var_out, self._var_pos)]
 
     # ------------------------------------------------------------------- errors
     def _op_error(self, exc):

@@ -168,7 +168,7 @@ class LoweringContext:
                                         [str(v).encode() if not isinstance(v, bytes) else v
                                          for v in arr.reshape(-1)])
         else:
-            tensor = numpy_helper.from_array(np.ascontiguousarray(arr), name)
+            tensor = numpy_helper.from_array(np.ascontiguousarray(arr).reshape(arr.shape), name)
         self.initializers.append(tensor)
         if key is not None:
             self._consts[key] = name
@@ -227,9 +227,10 @@ class LoweringContext:
         self.written[op.name] = value_name
 
     def seed(self):
-        """A float seed for ONNX random operators from the op's TF1 seeds, or None."""
+        """A float seed for ONNX random operators from the op's TF1 seeds; a fresh random
+        one for an unseeded op (as TF1, every session then draws other values)."""
         op = self.op
         graph_seed, op_seed = op.attrs.get("seed"), op.attrs.get("seed2")
-        if not graph_seed and not op_seed:
-            return None
+        if graph_seed is None and op_seed is None:
+            return float(np.random.default_rng().integers(1 << 24))
         return float((int(graph_seed or 0) * 1000003 + int(op_seed or 0)) % (1 << 24))

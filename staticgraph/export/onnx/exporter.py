@@ -249,6 +249,9 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
             state_out.append((var_name, out_name))
             graph_outputs.append((out_name, var_op.outputs[0]))
 
+    used = {x for n in ctx.nodes for x in n.input} | {n for n, _ in graph_outputs}
+    # constants a lowering read while declaring (axes, shapes) may be used by no node
+    ctx.initializers = [i for i in ctx.initializers if i.name in used]
     graph = helper.make_graph(ctx.nodes, graph_name or "staticgraph", graph_inputs,
                               [_value_info(n, t, origin, shape=False)
                                for n, t in graph_outputs],
@@ -350,7 +353,11 @@ def _set_output_shapes(model, inferred, tensors):
         if got is not None and got.type.tensor_type.HasField("shape"):
             got_dims = list(got.type.tensor_type.shape.dim)
         if raw is None and got_dims is None:
-            continue
+            raise OnnxExportError(
+                f"Cannot export output {t.name!r} (of op '{t.op.name}' declared at "
+                f"{t.op.user_location}): its rank is unknown, and an ONNX model must state "
+                f"the rank of each output; give the inputs it depends on (e.g. a shape "
+                f"vector's length) static shapes", t.op)
         rank = len(raw) if raw is not None else len(got_dims)
         shape = out.type.tensor_type.shape
         del shape.dim[:]

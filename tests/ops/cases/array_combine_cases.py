@@ -85,6 +85,9 @@ CASES = [
     Case("ConcatV2", lambda x, a: tf.concat([x, x], a), [I3, np.int32(0)],
          lambda x, a: _concat_ref([x, x], 0), bad=[[(3,), (1,)]],
          bad_dtypes=[[np.int32, np.float32]], id="axis_tensor"),
+    Case("ConcatV2", lambda x, y, a: tf.concat([x, y], a), [B4[None], B4[None, ::-1].copy(),
+                                                           np.int64(1)],
+         lambda x, y, a: _concat_ref([x, y], 1), id="bool_axis_tensor"),
     # Pack
     Case("Pack", lambda x, y: tf.stack([x, y]), [F23, F23], lambda x, y: _stack_ref([x, y], 0),
          bad=[[(2, 3), (3, 3)], [(2, 3), (2, 3, 1)]], bad_dtypes=[[np.float32, np.int32]],
@@ -137,4 +140,8 @@ CASES = [
          lambda x, s: _pieces_ref(x, 1, [3, 1]), bad=[[(2, 4), (3,)]],
          bad_dtypes=[[np.float32, np.float32]], id="sizes_tensor"),
     Case("SplitV", lambda x: tf.split(x, [3], 0), [I3], lambda x: [x], id="one"),
+    Case("SplitV", lambda x, s: tf.split(x, s, 1, num=2), [F24, np.array([-1, 1], np.int32)],
+         lambda x, s: _pieces_ref(x, 1, [3, 1]), id="sizes_tensor_minus_one"),
+    Case("SplitV", lambda x, a: tf.split(x, [1, -1], a), [F234, np.int32(-2)],
+         lambda x, a: _pieces_ref(x, 1, [1, 2]), id="axis_tensor"),
 ]

@@ -59,4 +59,23 @@ CASES = [
     Case("ScatterNd", lambda i, u: tf.scatter_nd(i, u, [2, 3]),
          [np.array([[1], [1]], np.int32), I234[0, :2, :3]],
          lambda i, u: _scatter(i, u, (2, 3)), id="int_rows"),
+    Case("ScatterNd", lambda i, u, s: tf.scatter_nd(i, u, s),
+         [np.array([[2], [0], [2]], np.int64), np.linspace(-1, 1, 6).reshape(3, 2).astype(
+             np.float16), np.array([4, 2], np.int64)],
+         lambda i, u, s: _scatter(i, u, tuple(s)), id="tensor_shape_float16", rtol=1e-3,
+         dynamic=False),  # shape of unknown length: an output of unknown rank
+    Case("ScatterNd", lambda i, u: tf.scatter_nd(i, u, [2, 2]),
+         [np.zeros((3, 0), np.int32), np.arange(12).reshape(3, 2, 2).astype(np.float32)],
+         lambda i, u: u.sum(axis=0), id="empty_tuples", dynamic=False),
+    Case("UnsortedSegmentSum", lambda d, i, n: tf.unsorted_segment_sum(d, i, n),
+         [np.arange(24).reshape(4, 3, 2).astype(np.int64), np.array([[0, -1, 2], [2, 2, -3],
+                                                                    [1, 0, 0], [-1, 1, 2]],
+                                                                   np.int64), np.int64(3)],
+         lambda d, i, n: _segment_sum(d, i, int(n)), id="tensor_n_negative_ids"),
+    Case("UnsortedSegmentSum", lambda d, i: tf.unsorted_segment_sum(d, i, 2),
+         [SEG[0], np.int32(1)], lambda d, i: np.stack([np.zeros(3), d]), id="scalar_id"),
+    Case("UnsortedSegmentSum", lambda d, i: tf.unsorted_segment_sum(d, i, 3),
+         [np.linspace(-1, 1, 8).reshape(4, 2).astype(np.float16), np.array([2, 0, 2, 1],
+                                                                           np.int32)],
+         lambda d, i: _segment_sum(d, i, 3), id="float16", rtol=1e-3),
 ]

@@ -63,6 +63,10 @@ CASES = [
          id="empty_minus_one"),
     Case("Reshape", lambda x: tf.reshape(x, [3, 2]), [B23], lambda x: _flat_reshape(x, (3, 2)),
          id="bool"),
+    Case("Reshape", lambda x, s: tf.reshape(x, s), [F234, np.array([4, -1], np.int64)],
+         lambda x, s: _flat_reshape(x, (4, 6)), id="shape_tensor_minus_one"),
+    Case("Reshape", lambda x, s: tf.reshape(x, s), [E03, i32([0, -1])],
+         lambda x, s: np.zeros((0, 3), x.dtype), id="shape_tensor_zero_minus_one"),
     # Transpose
     Case("Transpose", lambda x: tf.transpose(x, [2, 0, 1]), [F234],
          lambda x: _transpose_ref(x, (2, 0, 1)), bad=[[(2, 3)]], grad2=True),
@@ -73,6 +77,8 @@ CASES = [
     Case("Transpose", lambda x, p: tf.transpose(x, p), [F234, i32([1, 2, 0])],
          lambda x, p: _transpose_ref(x, (1, 2, 0)), bad_dtypes=[[np.float32, np.float32]],
          id="perm_tensor", grad2=True),
+    Case("Transpose", lambda x, p: tf.transpose(x, p), [B23, np.array([1, 0], np.int64)],
+         lambda x, p: _transpose_ref(x, (1, 0)), id="bool_perm_tensor"),
     # InvertPermutation
     Case("InvertPermutation", lambda p: tf.invert_permutation(p), [i32([3, 4, 0, 2, 1])],
          lambda p: i32([2, 4, 3, 0, 1]), bad=[[(2, 3)]], bad_dtypes=[[np.float32]]),
@@ -89,6 +95,8 @@ CASES = [
          lambda x: x.reshape(2, 3, 1), bad=[[(3,)]], id="last"),
     Case("ExpandDims", lambda x: tf.expand_dims(x, dim=0), [S],
          lambda x: np.array([x]), id="scalar_dim_alias"),
+    Case("ExpandDims", lambda x, d: tf.expand_dims(x, d), [F23, np.int32(-2)],
+         lambda x, d: x.reshape(2, 1, 3), id="dim_tensor"),
     Case("Squeeze", lambda x: tf.squeeze(x), [F1315], lambda x: x.reshape(3, 5), grad2=True),
     Case("Squeeze", lambda x: tf.squeeze(x, [2]), [F1315], lambda x: x.reshape(1, 3, 5),
          bad=[[(1, 3, 2, 5)]], id="axis"),

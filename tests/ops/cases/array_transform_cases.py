@@ -91,6 +91,8 @@ CASES = [
     Case("Pad", lambda x, p: tf.pad(x, p), [I23, i32([[0, 1], [1, 1]])],
          lambda x, p: _pad_ref(x, [(0, 1), (1, 1)], 0), bad=[[(2, 3), (3, 2)]],
          bad_dtypes=[[np.int32, np.float32]], id="paddings_tensor"),
+    Case("PadV2", lambda x: tf.pad(x, [[1, 0], [0, 1]], constant_values=3),
+         [I23.astype(np.int16)], lambda x: _pad_ref(x, [(1, 0), (0, 1)], 3), id="int16"),
     Case("Pad", lambda x: tf.pad(x, np.zeros((0, 2), np.int32)), [S], lambda x: np.float32(x),
          id="scalar"),
     Case("PadV2", lambda x: tf.pad(x, [[1, 1], [0, 2]], constant_values=-1), [I23],
@@ -110,6 +112,12 @@ CASES = [
          lambda x, p: _mirror_ref(x, [(1, 0), (0, 2), (3, 3)], False), id="paddings_tensor"),
     Case("MirrorPad", lambda x: tf.pad(x, [[1, 2], [3, 0]], mode="symmetric"), [I23],
          lambda x: _mirror_ref(x, [(1, 2), (3, 0)], True), bad=[[(2, 2)]], id="symmetric"),
+    Case("MirrorPad", lambda x, p: tf.pad(x, p, "SYMMETRIC"),
+         [F234, i32([[1, 0], [2, 3], [0, 4]])],
+         lambda x, p: _mirror_ref(x, [(1, 0), (2, 3), (0, 4)], True),
+         id="symmetric_paddings_tensor"),
+    Case("MirrorPad", lambda x: tf.pad(x, [[1, 1], [0, 2]], "REFLECT"), [I23.astype(np.int16)],
+         lambda x: _mirror_ref(x, [(1, 1), (0, 2)], False), id="int16"),
     # MirrorPadGrad (the gradient of MirrorPad)
     Case("MirrorPadGrad", lambda g: mirror_pad_grad(g, [[1, 1], [0, 2]], "REFLECT"), [F45],
          lambda g: _mirror_grad_ref(g, [(1, 1), (0, 2)], False), bad=[[(4, 3)], [(4,)]],
@@ -120,6 +128,9 @@ CASES = [
     Case("MirrorPadGrad", lambda g, p: mirror_pad_grad(g, p, "SYMMETRIC"),
          [F45[:, :4].astype(np.float64), i32([[0, 0], [1, 1]])],
          lambda g, p: _mirror_grad_ref(g, [(0, 0), (1, 1)], True), id="paddings_tensor"),
+    Case("MirrorPadGrad", lambda g, p: mirror_pad_grad(g, p, "REFLECT"),
+         [F45, i32([[1, 0], [1, 1]])],
+         lambda g, p: _mirror_grad_ref(g, [(1, 0), (1, 1)], False), id="reflect_paddings_tensor"),
     # ReverseV2
     Case("ReverseV2", lambda x: tf.reverse(x, [1]), [F23], lambda x: x[:, ::-1],
          bad=[[(3,)]], grad2=True),
@@ -128,4 +139,6 @@ CASES = [
     Case("ReverseV2", lambda x: tf.reverse(x, []), [I3], lambda x: x, id="no_axes"),
     Case("ReverseV2", lambda x, a: tf.reverse(x, a), [B23, np.array([0], np.int64)],
          lambda x, a: x[::-1], bad_dtypes=[[bool, np.float32]], id="axis_tensor"),
+    Case("ReverseV2", lambda x, a: tf.reverse(x, a), [F234, i32([2, 0])],
+         lambda x, a: x[::-1, :, ::-1], id="float_axis_tensor"),
 ]

@@ -31,4 +31,10 @@ CASES = [
     Case("SumToShape", lambda g: sum_to_shape(g, [2, 3, 4]), [G], lambda g: g, id="same"),
     Case("SumToShape", lambda g: sum_to_shape(g, []), [G], lambda g: np.float32(g.sum()),
          id="scalar", rtol=1e-5, atol=1e-5),
+    # a shape computed at run time (static variant only: with an unknown-length shape
+    # the result's rank is unknown, which an ONNX graph output cannot declare)
+    Case("SumToShape", lambda g, s: sum_to_shape(g, s), [G, np.array([1, 4], np.int32)],
+         lambda g, s: _sum_to(g, (1, 4)), id="computed_shape", dynamic=False),
+    Case("SumToShape", lambda g, s: sum_to_shape(g, s), [G, np.array([2, 3, 4], np.int32)],
+         lambda g, s: g, id="computed_same", dynamic=False),
 ]

@@ -66,10 +66,14 @@ def _conv(activation, fmt="NHWC", bias_op="BiasAdd", bias=B4):
                 id=f"{activation or 'none'}_{fmt}_{bias_op}", grad=False)
 
 
-def _ew(program, inputs, expected, id, bad=(), dynamic=True):
+def _ew(program, inputs, expected, id, bad=(), dynamic=True, rtol=0, atol=0):
     return Case("FusedElementwise",
                 lambda *xs: fused_ops.fused_elementwise(xs, program), inputs, expected,
-                bad=bad, id=id, grad=False, dynamic=dynamic, rtol=0, atol=0)
+                bad=bad, id=id, grad=False, dynamic=dynamic, rtol=rtol, atol=atol)
+
+
+def _f64(x):
+    return np.asarray(x, np.float64)
 
 
 def _i(k):
@@ -91,8 +95,32 @@ TREE = (("multiply", (_i(0), _c(2.0))), ("exp", (_i(1),)), ("add", (_s(0), _s(1)
         ("true_divide", (_s(4), _s(5))))
 
 
+# Functions whose ONNX forms are formulas (float64 kernels missing in onnxruntime, or
+# no ONNX operator): x in V (standard normal), y in U (0.5 to 2).
+MATH = (("arctan", (_i(0),)), ("sinh", (_i(0),)), ("add", (_s(0), _s(1))),
+        ("expm1", (_i(0),)), ("remainder", (_s(2), _i(1))), ("arctan2", (_i(0), _s(3))),
+        ("arcsinh", (_s(5),)), ("power", (_i(1), _s(6))), ("multiply", (_c(0.25), _i(0))),
+        ("arcsin", (_s(8),)), ("arccos", (_s(8),)), ("log1p", (_i(1),)),
+        ("add", (_s(9), _s(10))), ("cosh", (_s(11),)), ("tan", (_s(8),)),
+        ("arctanh", (_s(8),)), ("arccosh", (_s(13),)), ("add", (_s(13), _s(14))),
+        ("add", (_s(15), _s(16))), ("subtract", (_s(17), _s(18))), ("add", (_s(19), _s(12))),
+        ("add", (_s(20), _s(7))), ("add", (_s(21), _s(4))))
+
+
+def _math_ref(x, y):
+    x, y, dtype = _f64(x), _f64(y), x.dtype
+    s2 = np.arctan(x) + np.sinh(x)
+    s4 = s2 - y * np.floor(s2 / y)                      # Python's %: the sign of y
+    s7 = y ** np.arcsinh(np.arctan2(x, np.exp(x) - 1))
+    q = x / 4
+    s12 = np.arcsin(q) + np.arccos(q)                   # pi / 2
+    c = np.cosh(np.log(1 + y))                          # >= 1
+    s19 = (c + np.tan(q)) - (np.arctanh(q) + np.arccosh(c))
+    return (s19 + s12 + s7 + s4).astype(dtype)
+
+
 def _chain_ref(x):
-    a, b = np.float32(1.0001), np.float32(0.001)
+    a, b = x.dtype.type(1.0001), x.dtype.type(0.001)
     return np.tanh(np.tanh(x * a + b) * a + b)
 
 
@@ -126,4 +154,19 @@ CASES = [
     _ew(CHAIN, [np.zeros((0, 3), np.float32)], _chain_ref, "empty"),
     _ew((("add", (_i(0), _i(1))), ("tanh", (_s(0),))), [V, V[:1]],
         lambda x, y: np.tanh(x + y), "broadcasting_inputs", bad=[[(3, 4), (2, 4)]]),
+    # dtypes beyond float32: LeakyRelu's alpha in float64, float16 via float32
+    Case("FusedMatMul",
+         lambda a, w, b: fused_ops.fused_matmul(a, w, b, activation="LeakyRelu", alpha=0.3),
+         [_f64(A * 2), _f64(W), _f64(B5)],
+         lambda a, w, b: np.where(a @ w + b > 0, a @ w + b, (a @ w + b) * 0.3),
+         id="LeakyRelu_f64", grad=False),
+    Case("FusedMatMul",
+         lambda a, w, b: fused_ops.fused_matmul(a, w, b, bias_op="Add", activation="Sigmoid"),
+         [A.astype(np.float16), W.astype(np.float16), B5.astype(np.float16)],
+         lambda a, w, b: (1 / (1 + np.exp(-(_f64(a) @ _f64(w) + _f64(b))))).astype(np.float16),
+         rtol=1e-2, atol=1e-2, id="Sigmoid_Add_f16", grad=False),
+    _conv("LeakyRelu", "NHWC", "Add"),
+    _ew(MATH, [_f64(V), _f64(U)], _math_ref, "math_f64", rtol=1e-12, atol=1e-12),
+    _ew(MATH, [V, U], _math_ref, "math_f32", rtol=1e-5, atol=1e-6),
+    _ew(CHAIN, [V.astype(np.float16)], _chain_ref, "chain_f16", rtol=1e-2, atol=1e-2),
 ]

@@ -35,6 +35,22 @@ MY = np.array([2.1, -1.7, 3.3])
 # powers of non-positive bases: the log term of d/dy is 0 there, as in TF1
 PX = np.array([0.0, -2.0, 1.5, 3.0])
 PY = np.array([2.0, 3.0, 2.5, -1.0])
+# narrow dtypes (onnxruntime lacks some of their kernels) and wrap-around
+H1 = np.array([[0.5, -1.25, 3.0], [100.0, -0.1, 7.0]], np.float16)
+H2 = np.array([1.5, 2.0, -0.75], np.float16)
+I16X = np.array([[-32768, -7, 7, 300], [5, -300, 32767, 0]], np.int16)
+I16Y = np.array([3, 2, -2, -7], np.int16)
+# float remainders at infinities, zero divisors, signed zeros and NaN
+RX = np.array([5.0, -5.0, 5.0, -5.0, np.inf, 3.0, -0.0, 0.0, np.nan, 7.5])
+RY = np.array([np.inf, np.inf, -np.inf, -np.inf, 3.0, 0.0, 2.0, -2.0, 1.0, np.nan])
+# atan2(y, x) in every quadrant and on the axes: signed zeros, infinities, NaN
+AY = np.array([0.0, -0.0, 0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.inf, -np.inf, np.nan,
+               1.0, 0.0, 5e-324, 1e300, -2.0, 3.0, -1e-5, np.inf, 2.5])
+AX = np.array([0.0, 0.0, -0.0, -0.0, 0.0, -0.0, 1.0, 1.0, -np.inf, np.inf, 1.0, np.nan,
+               3.0, -1e-300, 1e-300, -3.0, -0.5, -4.0, np.inf, -np.inf])
+_TINY32 = {5e-324: 1e-45, 1e300: 1e30, -1e-300: -1e-38, 1e-300: 1e-38}
+AY32 = np.array([_TINY32.get(v, v) for v in AY.tolist()], np.float32)
+AX32 = np.array([_TINY32.get(v, v) for v in AX.tolist()], np.float32)
 
 
 def _pywise(fn, out_dtype=None):
@@ -53,6 +69,19 @@ def _c_div(a, b):
 
 def _c_mod(a, b):
     return a - _c_div(a, b) * b
+
+
+def _wrap(bits, signed=True):
+    """Python ints wrapped to ``bits``-bit two's complement (numpy's integer overflow)."""
+    def wrap(v):
+        v %= 1 << bits
+        return v - (1 << bits) if signed and v >= 1 << (bits - 1) else v
+    return wrap
+
+
+def _py_mod(a, b):
+    """Python's float %, with NaN where Python raises (division by zero)."""
+    return math.nan if b == 0 else a % b
 
 
 def _floor_of_quotient32(a, b):
@@ -163,4 +192,87 @@ CASES = [
          id="int64_two"),
     Case("AddN", lambda x: tf.add_n([x, x, x, x]), [np.float64(1.5)],
          lambda x: np.float64(6.0), id="scalar"),
+    # ---- narrow dtypes, wrap-around and edge values (ONNX lowerings)
+    Case("Add", lambda x, y: x + y, [H1, H2], _pywise(operator.add), id="float16", rtol=1e-3,
+         grad=False),
+    Case("Add", lambda x, y: x + y, [I8X, I8Y], _pywise(lambda a, b: _wrap(8)(a + b)),
+         id="int8_wraps"),
+    Case("Sub", lambda x, y: x - y, [I16X, I16Y], _pywise(lambda a, b: _wrap(16)(a - b)),
+         id="int16_wraps"),
+    Case("Sub", lambda x, y: x - y, [H1, H2], _pywise(operator.sub), id="float16", rtol=1e-3,
+         grad=False),
+    Case("Mul", lambda x, y: x * y, [U8X, U8Y], _pywise(lambda a, b: a * b % 256),
+         id="uint8_wraps"),
+    Case("Mul", lambda x, y: x * y, [I16X, I16Y], _pywise(lambda a, b: _wrap(16)(a * b)),
+         id="int16_wraps"),
+    Case("Mul", lambda x, y: x * y, [H1, H2], _pywise(operator.mul), id="float16", rtol=1e-3,
+         grad=False),
+    Case("RealDiv", lambda x, y: x / y, [H1, H2], _pywise(operator.truediv), id="float16",
+         rtol=1e-3, grad=False),
+    Case("FloorDiv", lambda x, y: x // y, [I16X, I16Y], _pywise(operator.floordiv),
+         id="int16"),
+    Case("FloorDiv", lambda x, y: x // y, [H1, H2], _pywise(lambda a, b: math.floor(a / b)),
+         id="float16", grad=False),
+    Case("FloorDiv", lambda x, y: x // y,
+         [np.array([1.0, -1.0, 0.0, -7.0]), np.array([0.0, 0.0, 0.0, np.inf])],
+         lambda x, y: np.array([np.inf, -np.inf, np.nan, -0.0]), id="float_by_zero",
+         grad=False),
+    Case("FloorMod", lambda x, y: x % y, [I8X, I8Y], _pywise(operator.mod), id="int8"),
+    Case("FloorMod", lambda x, y: x % y, [I16X, I16Y], _pywise(operator.mod), id="int16"),
+    Case("FloorMod", lambda x, y: x % y, [H1, H2], _pywise(operator.mod), id="float16",
+         rtol=1e-3, grad=False),
+    Case("FloorMod", lambda x, y: x % y, [RX, RY], _pywise(_py_mod), id="float_edges",
+         grad=False),
+    Case("TruncateDiv", lambda x, y: tf.truncatediv(x, y), [I16X, I16Y], _pywise(_c_div),
+         id="int16"),
+    Case("TruncateMod", lambda x, y: tf.truncatemod(x, y), [I8X, I8Y], _pywise(_c_mod),
+         id="int8"),
+    Case("TruncateMod", lambda x, y: tf.truncatemod(x, y), [U8X, U8Y], _pywise(_c_mod),
+         id="uint8"),
+    Case("TruncateMod", lambda x, y: tf.truncatemod(x, y), [IX64, IY64], _pywise(_c_mod),
+         id="int64"),
+    Case("TruncateMod", lambda x, y: tf.truncatemod(x, y), [H1, H2], _pywise(math.fmod),
+         id="float16", rtol=1e-3),
+    Case("Pow", lambda x, y: x ** y, [np.array([2, -3, 0, 1, 5], np.int8),
+                                      np.array([3, 3, 0, 7, 4], np.int8)],
+         _pywise(lambda a, b: _wrap(8)(a ** b)), id="int8_wraps"),
+    Case("Pow", lambda x, y: x ** y, [np.array([3, -7, 2], np.int64),
+                                      np.array([30, 17, 52], np.int64)],
+         _pywise(operator.pow), id="int64"),
+    Case("Pow", lambda x, y: x ** y, [np.array([3, 7, 2], np.int32),
+                                      np.array([21, 13, 31], np.int32)],
+         _pywise(lambda a, b: _wrap(32)(a ** b)), id="int32_wraps"),
+    Case("Pow", lambda x, y: x ** y, [np.abs(H1) + np.float16(0.5), H2], _pywise(operator.pow),
+         id="float16", rtol=2e-3, grad=False),
+    Case("Maximum", lambda x, y: tf.maximum(x, y), [I16X, I16Y], _pywise(max), id="int16"),
+    Case("Maximum", lambda x, y: tf.maximum(x, y), [I8X, I8Y], _pywise(max), id="int8"),
+    Case("Maximum", lambda x, y: tf.maximum(x, y),
+         [np.array([np.nan, 1.0, 2.0], np.float32), np.array([0.0, np.nan, 1.0], np.float32)],
+         lambda x, y: np.array([np.nan, np.nan, 2.0], np.float32), id="nan", grad=False),
+    Case("Minimum", lambda x, y: tf.minimum(x, y), [I16X, I16Y], _pywise(min), id="int16"),
+    Case("Minimum", lambda x, y: tf.minimum(x, y), [U8X, U8Y], _pywise(min), id="uint8"),
+    Case("Minimum", lambda x, y: tf.minimum(x, y), [H1, H2], _pywise(min), id="float16",
+         grad=False),
+    Case("SquaredDifference", lambda x, y: tf.squared_difference(x, y), [I8X, I8Y],
+         _pywise(lambda a, b: _wrap(8)((_wrap(8)(a - b)) ** 2)), id="int8_wraps"),
+    Case("SquaredDifference", lambda x, y: tf.squared_difference(x, y), [H1, H2],
+         _pywise(lambda a, b: (a - b) ** 2), id="float16", rtol=1e-3, grad=False),
+    Case("DivNoNan", lambda x, y: tf.div_no_nan(x, y),
+         [np.array([np.nan, 1.0, np.inf, 3.0]), np.array([0.0, -0.0, 0.0, -2.0])],
+         lambda x, y: np.array([0.0, 0.0, 0.0, -1.5]), id="zero_divisors", grad=False),
+    Case("DivNoNan", lambda x, y: tf.div_no_nan(x, y), [H1, np.array([[0.0], [2.0]], np.float16)],
+         lambda x, y: np.array([[0, 0, 0], [50.0, -0.05, 3.5]], np.float16), id="float16",
+         rtol=1e-3, grad=False),
+    Case("Atan2", lambda y, x: tf.atan2(y, x), [AY, AX], _pywise(math.atan2), id="edges",
+         grad=False),
+    Case("Atan2", lambda y, x: tf.atan2(y, x), [A, B - 0.9], _pywise(math.atan2), id="float32",
+         grad=False),
+    Case("Atan2", lambda y, x: tf.atan2(y, x), [AY32, AX32],
+         _pywise(math.atan2), id="float32_edges", grad=False),
+    Case("Atan2", lambda y, x: tf.atan2(y, x), [H1, H2], _pywise(math.atan2), id="float16",
+         rtol=1e-3, grad=False),
+    Case("AddN", lambda x, y, z: tf.add_n([x, y, z]), [I16X, I16X, I16X],
+         lambda x, y, z: _pywise(lambda a, b: _wrap(16)(3 * a))(x, y), id="int16_wraps"),
+    Case("AddN", lambda x, y: tf.add_n([x, y]), [H1, -H1 / 2], lambda x, y: x / 2,
+         id="float16", grad=False),
 ]

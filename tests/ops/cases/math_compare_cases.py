@@ -19,6 +19,9 @@ NAN2 = np.array([np.nan, np.nan, 1.0, 2.0])
 P = np.array([[True, True, False, False]])
 Q = np.array([[True], [False]])
 PB = np.array([True, False, True])
+I16 = np.array([[-32768, -1, 0, 7], [32767, 7, -7, 0]], np.int16)
+I8 = np.array([-128, 7, 0, 127], np.int8)
+H = np.array([[0.5, np.nan, -2.0, 65504.0]], np.float16)
 
 
 def _pywise(fn):
@@ -77,4 +80,18 @@ CASES = [
          bad_dtypes=[[np.int32, np.int32]]),
     Case("LogicalOr", lambda x, y: x ^ y, [PB, np.array([True])],
          lambda x, y: np.array([False, True, False]), id="xor_operator"),
+    # narrow dtypes (ONNX lowerings)
+    Case("Equal", lambda x, y: tf.equal(x, y), [I16, I16[::-1].copy()], _pywise(operator.eq),
+         id="int16"),
+    Case("NotEqual", lambda x, y: tf.not_equal(x, y), [P, Q], _pywise(operator.ne), id="bool"),
+    Case("NotEqual", lambda x, y: tf.not_equal(x, y), [H, H[:, ::-1].copy()],
+         _pywise(operator.ne), id="float16"),
+    Case("Less", lambda x, y: x < y, [I8, I8[::-1].copy()], _pywise(operator.lt), id="int8"),
+    Case("LessEqual", lambda x, y: x <= y, [H, H[:, ::-1].copy()], _pywise(operator.le),
+         id="float16"),
+    Case("Greater", lambda x, y: x > y, [I16, I16[:1]], _pywise(operator.gt), id="int16"),
+    Case("GreaterEqual", lambda x, y: x >= y, [I8, I8[::-1].copy()], _pywise(operator.ge),
+         id="int8"),
+    Case("LogicalNot", lambda x: tf.logical_not(x), [np.zeros((0, 3), bool)],
+         lambda x: np.ones((0, 3), bool), id="empty"),
 ]

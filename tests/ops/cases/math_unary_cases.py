@@ -9,6 +9,8 @@ import numpy as np
 
 import staticgraph as tf
 
+from staticgraph.ops.registry import apply_op
+
 from . import Case, rng
 
 R = rng(11)
@@ -118,4 +120,72 @@ CASES = [
          lambda x: np.array([False, True, True, False])),
     Case("IsFinite", lambda x: tf.is_finite(x), [np.array([np.nan, -np.inf, 2.0], np.float16)],
          lambda x: np.array([False, False, True])),
+]
+
+# ONNX lowering coverage: dtypes onnxruntime lacks kernels for, accuracy near 0, edges.
+TINY = np.array([1e-30, -1e-20, 3e-8, -2e-5, 0.0, 0.3, -0.7])
+I16 = np.array([-32768, -5, 0, 32767], np.int16)
+EDGES64 = np.array([np.nan, -np.inf, np.inf, -0.0, 2.0, -3.0])
+
+CASES += [
+    Case("Neg", lambda x: tf.negative(x), [I8], lambda x: np.array([-128, 3, 0, -127], np.int8),
+         id="int8_wraps"),
+    Case("Neg", lambda x: tf.negative(x), [I16],
+         lambda x: np.array([-32768, 5, 0, -32767], np.int16), id="int16"),
+    Case("Abs", lambda x: tf.abs(x), [I16], lambda x: np.array([-32768, 5, 0, 32767], np.int16),
+         id="int16"),
+    Case("Abs", lambda x: tf.abs(x), [F32.astype(np.float16)],
+         lambda x: np.where(x < 0, -x, x), id="half"),
+    Case("Sign", lambda x: tf.sign(x), [I8], lambda x: np.array([-1, -1, 0, 1], np.int8),
+         id="int8"),
+    Case("Sign", lambda x: tf.sign(x), [EDGES64],
+         lambda x: np.array([np.nan, -1.0, 1.0, 0.0, 1.0, -1.0]), id="edges", grad=False),
+    Case("Square", lambda x: tf.square(x), [I16], lambda x: np.array([0, 25, 0, 1], np.int16),
+         id="int16_wraps"),
+    Case("Reciprocal", lambda x: tf.reciprocal(x), [np.array([1, -1, 3, -(2**40)], np.int64)],
+         lambda x: np.array([1, -1, 0, 0], np.int64), id="int64"),
+    Case("Reciprocal", lambda x: tf.reciprocal(x), [np.array([2.0, -0.25, 0.0], np.float16)],
+         lambda x: np.array([0.5, -4.0, np.inf], np.float16), id="half", grad=False),
+    Case("Round", lambda x: apply_op("Round", [x]), [I32], lambda x: x.copy(), id="int_op",
+         grad=False),
+    Case("Round", lambda x: tf.round(x), [HALVES.astype(np.float16)], lambda x: np.array(
+        [-2, -2, -0.0, 0, 2, 2, 4, 0], np.float16), id="half", grad="none"),
+    Case("Expm1", lambda x: tf.expm1(x), [TINY.astype(np.float32)],
+         lambda x: np.vectorize(math.expm1)(x.astype(np.float64)).astype(np.float32), id="f32_tiny",
+         grad=False),
+    Case("Expm1", lambda x: tf.expm1(x), [np.array([-np.inf, np.inf, -800.0, 800.0, np.nan])],
+         lambda x: np.array([-1.0, np.inf, -1.0, np.inf, np.nan]), id="edges", grad=False),
+    Case("Expm1", lambda x: tf.expm1(x), [TINY.astype(np.float16)],
+         lambda x: np.vectorize(math.expm1)(x.astype(np.float64)).astype(np.float16),
+         id="half", rtol=1e-3, grad=False),
+    Case("Log1p", lambda x: tf.log1p(x), [np.abs(TINY).astype(np.float32)],
+         lambda x: np.vectorize(math.log1p)(x.astype(np.float64)).astype(np.float32), id="f32_tiny",
+         grad=False),
+    Case("Log1p", lambda x: tf.log1p(x), [np.array([np.inf, 1e300, -1.0, np.nan, -1e-300])],
+         lambda x: np.array([np.inf, math.log(1e300), -np.inf, np.nan, -1e-300]), id="edges64",
+         grad=False),
+    Case("Exp", lambda x: tf.exp(x), [F32.astype(np.float16)],
+         lambda x: (np.e ** x.astype(np.float64)).astype(np.float16), id="half", rtol=1e-3),
+    Case("Log", lambda x: tf.log(x), [POS32.astype(np.float16)],
+         lambda x: np.vectorize(math.log)(x.astype(np.float64)).astype(np.float16), id="half",
+         rtol=1e-3, atol=1e-3),
+    Case("Sqrt", lambda x: tf.sqrt(x), [POS32.astype(np.float16)],
+         lambda x: (x.astype(np.float64) ** 0.5).astype(np.float16), id="half", rtol=1e-3),
+    Case("Rsqrt", lambda x: tf.rsqrt(x), [np.array([4.0, 0.0, 0.25], np.float16)],
+         lambda x: np.array([0.5, np.inf, 2.0], np.float16), id="half", grad=False),
+    Case("Floor", lambda x: tf.floor(x), [EDGES64],
+         lambda x: np.array([np.nan, -np.inf, np.inf, -0.0, 2.0, -3.0]), id="edges",
+         grad="none"),
+    Case("Tanh", lambda x: tf.tanh(x), [F32.astype(np.float16)],
+         lambda x: np.vectorize(math.tanh)(x.astype(np.float64)).astype(np.float16), id="half",
+         rtol=1e-3, atol=1e-3),
+    Case("IsNan", lambda x: tf.is_nan(x), [EDGES64.astype(np.float16)],
+         lambda x: np.array([True, False, False, False, False, False]), id="half"),
+    Case("IsInf", lambda x: tf.is_inf(x), [EDGES64.astype(np.float16)],
+         lambda x: np.array([False, True, True, False, False, False]), id="half"),
+    Case("IsFinite", lambda x: tf.is_finite(x), [EDGES64],
+         lambda x: np.array([False, False, False, True, True, True]), id="float64"),
+    Case("IsFinite", lambda x: tf.is_finite(x), [np.array([[np.inf, 1e38], [np.nan, -3.0]],
+                                                          np.float32)],
+         lambda x: np.array([[False, True], [False, True]]), id="float32"),
 ]

@@ -49,6 +49,9 @@ CASES = [
          lambda t: np.float32(4.5), id="scalar"),
     Case("L2Loss", lambda t: tf.nn.l2_loss(t), [np.zeros((0, 3), np.float32)],
          lambda t: np.float32(0.0), id="empty"),
+    Case("L2Loss", lambda t: tf.nn.l2_loss(t), [LOGITS16],
+         lambda t: np.float16((t.astype(np.float32) ** 2).sum() / 2), id="float16", rtol=1e-3,
+         atol=1e-3),
     # sigmoid_cross_entropy_with_logits is a composite; run it through the generic checks
     Case("Log1p", lambda z, x: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
          [PROBS, LOGITS * 20],

@@ -74,6 +74,11 @@ CASES = [
          lambda x, y: apply_op("SoftmaxCrossEntropyWithLogits", [x, y])[0],
          [LOGITS[:1, :3], PROBS[:, :3] / PROBS[:, :3].sum(axis=1, keepdims=True)],
          lambda x, y: ref_xent(np.broadcast_to(x, y.shape), y)[0], id="broadcast_logits"),
+    # logits with one class broadcast against the labels' five before the softmax
+    Case("SoftmaxCrossEntropyWithLogits",
+         lambda x, y: apply_op("SoftmaxCrossEntropyWithLogits", [x, y]), [LOGITS[:, :1], PROBS],
+         lambda x, y: ref_xent(np.broadcast_to(x, y.shape), y), id="broadcast_classes",
+         grad=False),  # the backprop output's gradient takes softmax of the unbroadcast logits
     Case("SoftmaxCrossEntropyWithLogits", xent_v2,
          [np.zeros((0, 5), np.float32), np.zeros((0, 5), np.float32)],
          lambda y, x: [np.zeros((0,), np.float32), np.zeros((0, 5), np.float32)], id="empty"),

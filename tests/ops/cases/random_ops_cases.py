@@ -85,6 +85,7 @@ def _check_multinomial(num_samples, dtype):
 
 
 SHAPE_2D = np.array([100, 100], np.int32)
+ZEROS = np.zeros((100, 100), np.float32)
 LOGITS = np.array([[0.0, 1.0, 2.0, -1.0], [3.0, -np.inf, 0.0, 0.5]], np.float32)
 
 CASES = [
@@ -156,4 +157,16 @@ CASES = [
          lambda logits, n: tf.multinomial(logits, n, output_dtype=tf.int32),
          [LOGITS.astype(np.float64), np.int32(N)], check=_check_multinomial(N, np.int32),
          bad=[[(2, 4), (1,)]], bad_dtypes=[[np.float64, np.int64]], id="tensor_num_samples"),
+    # Shapes computed in the graph (tf.shape of an input): known rank, sizes known
+    # only when the input's are (the *Like path of the ONNX export).
+    Case("RandomStandardNormal", lambda x: tf.random_normal(tf.shape(x), seed=12), [ZEROS],
+         check=_stats((100, 100), np.float32, 0.0, 1.0), id="shape_of_input"),
+    Case("TruncatedNormal",
+         lambda x: tf.truncated_normal(tf.shape(x), dtype=tf.float64, seed=13), [ZEROS],
+         check=_stats((100, 100), np.float64, 0.0, TRUNC_STD, lo=-2.0, hi=2.0 + 1e-9),
+         id="shape_of_input"),
+    Case("RandomUniformInt",
+         lambda x: tf.random_uniform(tf.shape(x, out_type=tf.int64), -1, 1, dtype=tf.int64,
+                                     seed=14), [ZEROS],
+         check=_check_int_uniform((100, 100), -1, 1, np.int64), id="shape_of_input"),
 ]

@@ -19,6 +19,9 @@ SCALAR = np.array(2.5, np.float32)
 TIES = np.array([[1, 3, 3], [2, 2, 0]], np.int32)
 PZ = np.array([[1.5, -2.0, 0.0], [0.5, 3.0, -1.0]])
 PZ2 = np.array([[0.0, 2.0, 0.0, 1.5], [1.0, 0.0, -2.0, 3.0], [2.0, 3.0, 0.5, 1.0]])
+NAN = np.array([[1.0, np.nan, 3.0], [-np.inf, 2.0, np.nan], [np.inf, 1.0, 2.0]], np.float32)
+I8 = np.array([[100, 100, -3], [-100, -100, 5]], np.int8)
+I16 = np.array([[300, -7, 300], [2, 9, -1]], np.int16)
 
 CASES = [
     # ---- Sum
@@ -35,8 +38,12 @@ CASES = [
     Case("Sum", lambda x: tf.reduce_sum(x, []), [I], lambda x: x, id="no_axes"),
     Case("Sum", lambda x: tf.reduce_sum(x, tf.constant(-1, tf.int64)), [F64],
          lambda x: x.sum(-1), id="int64_axis_tensor"),
-    Case("Sum", lambda x, a: tf.reduce_sum(x, a), [F, np.array([2, 0, -1], np.int32)],
-         lambda x, a: x.sum((0, 2)), id="computed_axes_duplicate", grad2=True),
+    # Computed axes keep dims (or are one scalar axis) in these cases: without, the
+    # result's rank depends on the axes' values, and an ONNX model cannot declare a
+    # graph output of unknown rank.
+    Case("Sum", lambda x, a: tf.reduce_sum(x, a, keepdims=True),
+         [F, np.array([2, 0, -1], np.int32)], lambda x, a: x.sum((0, 2), keepdims=True),
+         id="computed_axes_duplicate", grad2=True),
     Case("Sum", lambda x, a: tf.reduce_sum(x, a, keepdims=True), [F, np.int64(-2)],
          lambda x, a: x.sum(1, keepdims=True), id="computed_axis_keepdims"),
     Case("Sum", lambda x: tf.reduce_sum(x, [1, 0]), [F], lambda x: x.sum((0, 1)),
@@ -55,8 +62,11 @@ CASES = [
     Case("Mean", lambda x: tf.reduce_mean(x), [F64], lambda x: x.mean(), id="all", grad2=True),
     Case("Mean", lambda x: tf.reduce_mean(x, -1, keepdims=True), [F],
          lambda x: x.mean(2, keepdims=True), id="keepdims"),
-    Case("Mean", lambda x, a: tf.reduce_mean(x, a), [F, np.array([1, -1], np.int32)],
-         lambda x, a: x.mean((1, 2)), id="computed_axes", grad2=True),
+    Case("Mean", lambda x, a: tf.reduce_mean(x, a, keepdims=True),
+         [F, np.array([1, -1], np.int32)], lambda x, a: x.mean((1, 2), keepdims=True),
+         id="computed_axes", grad2=True),
+    Case("Mean", lambda x, a: tf.reduce_mean(x, a), [I, np.int32(0)],
+         lambda x, a: np.trunc(x.sum(0) / 3).astype(np.int32), id="computed_axis_int"),
     Case("Mean", lambda x: tf.reduce_mean(x, 1), [I],
          lambda x: np.trunc(x.sum(1) / 4).astype(np.int32), id="int_truncates"),
     Case("Mean", lambda x: tf.reduce_mean(x), [I64],
@@ -68,7 +78,7 @@ CASES = [
     Case("Max", lambda x: tf.reduce_max(x, [0, 2], keepdims=True), [F],
          lambda x: x.max((0, 2), keepdims=True), id="two_axes_keepdims"),
     Case("Max", lambda x: tf.reduce_max(x), [F64], lambda x: x.max(), id="all"),
-    Case("Max", lambda x, a: tf.reduce_max(x, a), [F, np.array([1], np.int32)],
+    Case("Max", lambda x, a: tf.reduce_max(x, a), [F, np.int32(1)],
          lambda x, a: x.max(1), id="computed_axis"),
     Case("Max", lambda x: tf.reduce_max(x, keepdims=True), [I], lambda x: x.max(keepdims=True),
          id="int_all_keepdims"),
@@ -89,8 +99,9 @@ CASES = [
          id="all_one_zero"),  # grad2 is nan at zeros in TF1 too (Cumprod's rule divides)
     Case("Prod", lambda x: tf.reduce_prod(x, -1), [PZ2],
          lambda x: np.array([0.0, 0.0, 2.0 * 3.0 * 0.5]), id="zeros"),
-    Case("Prod", lambda x, a: tf.reduce_prod(x, a), [F, np.array([2, 1], np.int32)],
-         lambda x, a: x.prod((1, 2)), id="computed_axes"),
+    Case("Prod", lambda x, a: tf.reduce_prod(x, a, keepdims=True),
+         [F, np.array([2, 1], np.int32)], lambda x, a: x.prod((1, 2), keepdims=True),
+         id="computed_axes"),
     Case("Prod", lambda x: tf.reduce_prod(x, []), [F64], lambda x: x, id="no_axes"),
     Case("Prod", lambda x: tf.reduce_prod(x, 1, keepdims=True), [I],
          lambda x: x.prod(1, keepdims=True, dtype=np.int32), id="int"),
@@ -113,4 +124,43 @@ CASES = [
          bad=[[(2, 3)]]),
     Case("ArgMin", lambda x: tf.argmin(x, 0, output_type=tf.int32), [I64],
          lambda x: np.int32(x.argmin()), id="vector_int32"),
+    # ---- dtypes onnxruntime lacks kernels for, and NaN (numpy propagates it)
+    Case("Sum", lambda x: tf.reduce_sum(x, 1), [I8],
+         lambda x: ((x.astype(np.int64).sum(1) + 128) % 256 - 128).astype(np.int8),
+         id="int8_wraps"),
+    Case("Mean", lambda x: tf.reduce_mean(x, 0), [I8],
+         lambda x: np.trunc(x.astype(np.int64).sum(0) / 2).astype(np.int8), id="int8"),
+    Case("Mean", lambda x: tf.reduce_mean(x, 1), [U8],
+         lambda x: (x.astype(np.int64).sum(1) % 256 // 3).astype(np.uint8), id="uint8"),
+    Case("Mean", lambda x: tf.reduce_mean(x, 1), [H],
+         lambda x: (x.astype(np.float32).sum(1) / 3).astype(np.float16), id="float16",
+         rtol=1e-3, atol=1e-3),
+    Case("Prod", lambda x: tf.reduce_prod(x, 0), [I16],
+         lambda x: np.array([(600 + 32768) % 65536 - 32768, -63, -300], np.int16),
+         id="int16_wraps"),
+    Case("Max", lambda x: tf.reduce_max(x, 1), [NAN],
+         lambda x: np.array([np.nan, np.nan, np.inf], np.float32), id="nan", grad=False),
+    Case("Min", lambda x: tf.reduce_min(x, 0, keepdims=True), [NAN],
+         lambda x: np.array([[-np.inf, np.nan, np.nan]], np.float32), id="nan_keepdims",
+         grad=False),
+    Case("Max", lambda x: tf.reduce_max(x, 0), [H], lambda x: x.max(0), id="float16"),
+    Case("Min", lambda x: tf.reduce_min(x), [I16], lambda x: np.int16(-7), id="int16"),
+    Case("All", lambda x: tf.reduce_all(x, 0), [np.zeros((0, 2), bool)],
+         lambda x: np.ones(2, bool), id="empty"),
+    Case("Any", lambda x: tf.reduce_any(x), [B], lambda x: np.bool_(x.any()), id="all"),
+    Case("ArgMax", lambda x: tf.argmax(x, 1), [NAN], lambda x: np.array([1, 2, 0], np.int64),
+         id="nan_first"),
+    Case("ArgMin", lambda x: tf.argmin(x, -1, output_type=tf.int32), [NAN],
+         lambda x: np.array([1, 2, 1], np.int32), id="nan_first"),
+    Case("ArgMax", lambda x: tf.argmax(x, 0), [I16], lambda x: np.array([0, 1, 0], np.int64),
+         id="int16"),
+    Case("ArgMin", lambda x: tf.argmin(x, 1), [U8], lambda x: x.argmin(1).astype(np.int64),
+         id="uint8"),
+    # negative axes of empty tensors (onnxruntime leaves those unreduced)
+    Case("Sum", lambda x: tf.reduce_sum(x, -1), [EMPTY], lambda x: np.zeros(0, np.float32),
+         id="empty_negative_axis"),
+    Case("Max", lambda x, a: tf.reduce_max(x, a, keepdims=True), [EMPTY, np.int32(-1)],
+         lambda x, a: np.zeros((0, 1), np.float32), id="empty_computed_negative_axis"),
+    Case("ArgMax", lambda x: tf.argmax(x, -1), [EMPTY], lambda x: np.zeros(0, np.int64),
+         id="empty_rows"),
 ]

@@ -41,6 +41,18 @@ def _f(x):
     return np.asarray(x, np.float64)
 
 
+H = np.float16
+
+
+def _h(x):
+    """``x`` rounded to float16, as a float64."""
+    return float(np.float16(x))
+
+
+def _half_adam():
+    return dict(zip(("b1p", "b2p", "lr", "b1", "b2", "eps"), map(_h, _ADAM)))
+
+
 def _adam_ref(var, m, v, g, b1p=0.9 ** 3, b2p=0.999 ** 3, lr=0.01, b1=0.9, b2=0.999,
               eps=1e-7, nesterov=False):
     var, m, v, g = map(_f, (var, m, v, g))
@@ -66,12 +78,12 @@ def _rmsprop_ref(var, ms, mom, g, lr=0.05, rho=0.9, momentum=0.5, eps=1e-6):
     return [(var - mom).astype(F), ms.astype(F), mom.astype(F)]
 
 
-def _centered_ref(var, mg, ms, mom, g, lr=0.05, rho=0.9, momentum=0.5, eps=1e-6):
+def _centered_ref(var, mg, ms, mom, g, lr=0.05, rho=0.9, momentum=0.5, eps=1e-6, out=F):
     var, mg, ms, mom, g = map(_f, (var, mg, ms, mom, g))
     mg = rho * mg + (1 - rho) * g
     ms = rho * ms + (1 - rho) * g * g
     mom = momentum * mom + lr * g / np.sqrt(ms - mg * mg + eps)
-    return [(var - mom).astype(F), mg.astype(F), ms.astype(F), mom.astype(F)]
+    return [(var - mom).astype(out), mg.astype(out), ms.astype(out), mom.astype(out)]
 
 
 def _adagrad_ref(var, accum, g, lr=0.1, update_slots=True):
@@ -133,4 +145,25 @@ CASES = [
                                                               update_slots=False), 2),
          [VAR, ACC, GRAD], lambda v, a, g: _adagrad_ref(v, a, g, update_slots=False),
          id="no_slot_update"),
+    # float16 variables (the hyper-parameters become float16 too; the references use
+    # those rounded values in float64, the kernel rounds every step to float16).
+    Case("ApplyAdam",
+         _stateful(lambda v, m, s, g: training_ops.apply_adam(v, m, s, *_ADAM, g), 3),
+         [VAR.astype(H), SLOT.astype(H), ACC.astype(H), GRAD.astype(H)],
+         lambda *a: [x.astype(H) for x in _adam_ref(*a, **_half_adam())],
+         rtol=2e-3, atol=2e-3, id="f16"),
+    Case("ApplyMomentum",
+         _stateful(lambda v, a, g: training_ops.apply_momentum(v, a, 0.1, g, 0.9,
+                                                               use_nesterov=True), 2),
+         [VAR.astype(H), SLOT.astype(H), GRAD.astype(H)],
+         lambda v, a, g: [x.astype(H) for x in _momentum_ref(v, a, g, lr=_h(0.1),
+                                                             momentum=_h(0.9), nesterov=True)],
+         rtol=2e-3, atol=2e-3, id="nesterov_f16"),
+    # float64: the formulas in float64 exactly
+    Case("ApplyCenteredRMSProp",
+         _stateful(lambda v, mg, ms, mom, g: training_ops.apply_centered_rms_prop(
+             v, mg, ms, mom, 0.05, 0.9, 0.5, 1e-6, g), 4),
+         [_f(VAR), _f(SMALL), _f(ACC), _f(SLOT), _f(GRAD)],
+         lambda *a: [_f(x) for x in _centered_ref(*a, out=np.float64)], rtol=1e-12, atol=1e-12,
+         id="f64"),
 ]
