@@ -13,7 +13,7 @@ import numpy as np
 import onnx
 from onnx import helper as onnx_helper
 
-__all__ = ["WHERE_TYPES", "MINMAX_TYPES", "where", "floor_div", "floor_mod", "int_pow",
+__all__ = ["MINMAX_TYPES", "where", "floor_div", "floor_mod", "int_pow",
            "atan2", "add_n", "cumsum", "cumprod", "nonzero_coordinates", "select"]
 
 # onnxruntime CPU kernel dtypes (the first entry is the dtype to compute in otherwise)
@@ -23,7 +23,6 @@ _CUMSUM_TYPES = ("int32", "float32", "float64", "float16", "int64")
 _REDUCEPROD_TYPES = ("int32", "float32", "float64", "float16", "int64")
 _NONZERO_TYPES = ("bool", "float32", "float16", "int32", "int64", "uint8")
 # Where has no int16 or bool kernel: int16 computes in int32, bool in uint8
-WHERE_TYPES = ("float32", "float64", "float16", "int8", "int32", "int64", "uint8", "string")
 _WHERE_WORK = {"int16": "int32", "bool": "uint8"}
 # Above this static axis length Cumprod scans in log2(n) steps instead of a
 # triangular [n, n] mask (which needs n times the input's memory).

@@ -127,8 +127,8 @@ def _effective(ctx, khw, dilations, kernel_dims):
 
 
 # ---------------------------------------------------------------- the transposed convolution
-def _transposed(ctx, op, y, w, hw, khw, strides, dilations, padding, explicit, data_format,
-                sizes_hw, kernel_dims, **attrs):
+def _transposed(ctx, y, w, hw, khw, strides, dilations, padding, explicit, sizes_hw,
+                kernel_dims, **attrs):
     """ConvTranspose of NCHW ``y`` with OIHW-transposed ``w`` giving the spatial size of
     the forward convolution's input (static ``hw`` or the value ``sizes_hw()``).
 
@@ -164,7 +164,13 @@ def conv2d(ctx, op, x, f):
     pads = _pads(_hw(op.inputs[0].shape, fmt), khw, strides, dilations, op.attrs["padding"],
                  explicit)
     x = _to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
-    w = ctx.node("Transpose", [ctx.cast(f, work, dtype)], perm=_HWIO_TO_OIHW)
+    f = ctx.cast(f, work, dtype)
+    w = ctx.node("Transpose", [f], perm=_HWIO_TO_OIHW)
+    if pads is None and max(dilations) > 1:
+        # onnxruntime refuses auto_pad with dilations: pad by TF's SAME rule explicitly.
+        x = _pad_same(ctx, x, khw, strides, dilations,
+                      lambda: ctx.node("Slice", [ctx.shape(f), ctx.int64s([0]), ctx.int64s([2])]))
+        pads = [0, 0, 0, 0]
     y = ctx.node("Conv", [x, w], strides=list(strides), dilations=list(dilations),
                  **_pad_attrs(pads))
     return ctx.cast(_from_nchw(ctx, y, fmt), dtype, work)
@@ -180,8 +186,8 @@ def conv2d_backprop_input(ctx, op, sizes, f, dy):
     w = ctx.node("Transpose", [f], perm=_HWIO_TO_OIHW)   # (out, in, kh, kw): ConvTranspose's
     y = _to_nchw(ctx, ctx.cast(dy, work, dtype), fmt)
     out = _transposed(
-        ctx, op, y, w, _hw(op.outputs[0].shape, fmt), khw, strides, dilations,
-        op.attrs["padding"], explicit, fmt, lambda: _sizes_hw(ctx, op, sizes, fmt),
+        ctx, y, w, _hw(op.outputs[0].shape, fmt), khw, strides, dilations,
+        op.attrs["padding"], explicit, lambda: _sizes_hw(ctx, op, sizes, fmt),
         lambda: ctx.node("Slice", [ctx.shape(f), ctx.int64s([0]), ctx.int64s([2])]))
     return ctx.cast(_from_nchw(ctx, out, fmt), dtype, work)
 
@@ -212,13 +218,13 @@ def conv2d_backprop_filter(ctx, op, x, sizes, dy):
             if pads[i + 2] < 0:
                 cut = cut or -pads[i + 2] >= d
                 pads[i + 2] = 0
-    elif pads is None:       # SAME with unknown sizes: pad explicitly, cut afterwards
-        hw_dyn = ctx.node("Gather", [ctx.shape(xs), ctx.int64s([2, 3])], axis=0)
-        before, after = _same_pads(
-            ctx, hw_dyn, _effective(ctx, khw, dilations, lambda: _filter_hw(ctx, op, sizes)),
-            strides)
-        xs = ctx.node("Pad", [xs, ctx.node("Concat", [before, after], axis=0), None,
-                              ctx.int64s([2, 3])])
+    if pads is None:         # SAME with unknown sizes: pad explicitly, cut afterwards
+        xs = _pad_same(ctx, xs, khw, strides, dilations, lambda: _filter_hw(ctx, op, sizes))
+        pads = [0, 0, 0, 0]
+    elif any(pads) and not (op.inputs[0].shape.rank and op.inputs[0].shape.raw[0]):
+        # onnxruntime's Conv never returns for zero input channels (here: an empty
+        # batch) with pads; a Pad node instead is safe.
+        xs = ctx.node("Pad", [xs, ctx.int64s(pads), None, ctx.int64s([2, 3])])
         pads = [0, 0, 0, 0]
     g = ctx.node("Conv", [xs, ws], strides=list(dilations), dilations=list(strides),
                  pads=pads if any(pads) else None)
@@ -226,6 +232,14 @@ def conv2d_backprop_filter(ctx, op, x, sizes, dy):
         ends = _vector(ctx, khw, lambda: _filter_hw(ctx, op, sizes))
         g = ctx.node("Slice", [g, ctx.int64s([0, 0]), ends, ctx.int64s([2, 3])])
     return ctx.cast(ctx.node("Transpose", [g], perm=[2, 3, 0, 1]), dtype, work)
+
+
+def _pad_same(ctx, x, khw, strides, dilations, kernel_dims):
+    """NCHW ``x`` padded by TF's SAME rule computed from its dynamic spatial size."""
+    hw = ctx.node("Gather", [ctx.shape(x), ctx.int64s([2, 3])], axis=0)
+    before, after = _same_pads(ctx, hw, _effective(ctx, khw, dilations, kernel_dims), strides)
+    return ctx.node("Pad", [x, ctx.node("Concat", [before, after], axis=0), None,
+                            ctx.int64s([2, 3])])
 
 
 def _filter_hw(ctx, op, sizes):
@@ -342,8 +356,8 @@ def avg_pool_grad(ctx, op, sizes, g):
         w = ctx.const(np.ones((1, 1) + tuple(ksize)), work)
         group = {}
     sizes_hw = lambda: _sizes_hw(ctx, op, sizes, fmt)  # noqa: E731
-    out = _transposed(ctx, op, gn, w, hw, ksize, strides, (1, 1), padding, ((0, 0), (0, 0)),
-                      fmt, sizes_hw, None, **group)
+    out = _transposed(ctx, gn, w, hw, ksize, strides, (1, 1), padding, ((0, 0), (0, 0)),
+                      sizes_hw, None, **group)
     if c is None:
         t = op.inputs[0]
         full = ctx.to_int64(sizes, t.dtype)

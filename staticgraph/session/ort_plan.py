@@ -37,12 +37,10 @@ _NODE_IN_ERROR = re.compile(r"[Nn]ame:\s*'([^']*)'")
 class _Binding:
     """One IOBinding with what is bound to each variable input and output."""
 
-    def __init__(self, session, fetch_outputs, device):
+    def __init__(self, session):
         self.binding = session.io_binding()
         self.inputs = {}
         self.outputs = {}
-        for name in fetch_outputs:
-            self.binding.bind_output(name, "cpu")
 
 
 class OrtPlan:
@@ -69,12 +67,14 @@ class OrtPlan:
             elements, run_feeds = working.fetches, working.feeds
             self._origin = origin = working.origin
             self.report = working.report
+        self._run_feeds = run_feeds
         fed = {id(t): i for i, t in enumerate(run_feeds)}
         self.ops = needed_ops(elements, fed)
         _check_placeholders(self.ops, fed, origin)
         from ..export.onnx import lower_graph
         lowered = lower_graph(elements, run_feeds, state_inputs=True, state_outputs=True,
-                              origin=origin, ops=self.ops, check=False)
+                              origin=origin, ops=self.ops, check=False,
+                              feed_names=[t.name for t in self.feed_tensors])
         self.model = lowered.model
         self._node_ops = lowered.node_ops
         device, explicit = self._placement(session)
@@ -86,8 +86,11 @@ class OrtPlan:
             options.intra_op_num_threads = int(threads)
         if session._log_device_placement:
             options.enable_profiling = True
-        self._ort, self.device = ort_device.make_session(self.model.SerializeToString(), device, options,
-                                              explicit)
+        if self.model.graph.output:
+            self._ort, self.device = ort_device.make_session(
+                self.model.SerializeToString(), device, options, explicit)
+        else:  # only operations without effects on values (no_op, grouping)
+            self._ort, self.device = None, device
         self._profiling = bool(session._log_device_placement)
         self._setup(lowered)
         self.fn = self._run
@@ -178,6 +181,8 @@ class OrtPlan:
         if session._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         feeds = self._convert(*feeds)
+        if self._ort is None:
+            return self._rebuild([None] * len(self._fetch_index))
         store = session._runtime.variables
         for var in self._required:
             if var not in store:
@@ -188,7 +193,7 @@ class OrtPlan:
             try:
                 self._ort.run_with_iobinding(binding.binding)
             except Exception as exc:  # noqa: BLE001 - mapped to the op that failed
-                raise self._op_error(exc) from exc
+                raise self._op_error(exc, feeds) from exc
             outs = binding.binding.get_outputs()
             for var, value in self._new_values(binding, outs):
                 store.set_device(var, value)
@@ -206,8 +211,7 @@ class OrtPlan:
 
     def _bind(self, store, feeds):
         if self._bindings is None:
-            self._bindings = [_Binding(self._ort, [n for n in self._fetch_names], self.device)
-                              for _ in range(2)]
+            self._bindings = [_Binding(self._ort) for _ in range(2)]
         current = {var: store.device_value(var, self._to_device) for var in self._required}
         # The binding already set up for the current buffers; else the one not used
         # last, so that steady runs alternate between the two without rebinding.
@@ -222,6 +226,8 @@ class OrtPlan:
         io = chosen.binding
         for name, value in zip(self._feed_names, feeds):
             io.bind_cpu_input(name, value)
+        for name in self._fetch_names:  # fresh buffers: values returned earlier stay intact
+            io.bind_output(name, "cpu")
         for var, name in self._var_in:
             value = current[var]
             if chosen.inputs.get(name) is not value:
@@ -247,16 +253,32 @@ class OrtPlan:
                 for (var, name), pos in zip(self._var_out, self._var_pos)]
 
     # ------------------------------------------------------------------- errors
-    def _op_error(self, exc):
+    def _op_error(self, exc, feeds):
+        """onnxruntime's failure as an InvalidArgumentError naming the user's op, its
+        input shapes (as fed, stored or declared) and the line that declared it."""
         message = str(exc)
         match = _NODE_IN_ERROR.search(message)
-        op = self._node_ops.get(match.group(1)) if match else None
+        node = match.group(1) if match else None
+        op = self._node_ops.get(node) if node else None
         if op is None:
             return errors.InvalidArgumentError(None, None, f"onnxruntime failed: {message}")
         user = self._origin(op)
+        fed = {id(t): v for t, v in zip(self._run_feeds, feeds)}
+        store = self._session._runtime.variables
+        shapes = []
+        for t in op.inputs:
+            if id(t) in fed:
+                shapes.append(str(list(np.shape(fed[id(t)]))))
+            elif t.op.op_def.is_variable and t.op.name in store:
+                shapes.append(str(list(np.shape(store[t.op.name]))))
+            else:
+                shapes.append(t.shape.as_proto_string() if t.shape.rank is not None else "?")
+        updating = [var for var, name in self._var_out if name == node]
+        if updating:
+            message = f"Cannot update variable '{updating[0]}': {message}"
         return errors.InvalidArgumentError(
-            None, user, f"{message}\n\t [[node {user.name} (op: {user.type}) defined at "
-                        f"{user.user_location} ]]")
+            None, user, f"{message}\n\t [[node {user.name} (op: {user.type}, input shapes: "
+                        f"{', '.join(shapes)}) defined at {user.user_location} ]]")
 
     # ---------------------------------------------------------------- placement log
     def _log_placement(self):

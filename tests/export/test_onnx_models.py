@@ -100,7 +100,7 @@ def test_training_step_in_onnxruntime_equals_numpy_steps(digits):
     got = []
     for k in range(5):  # batches of 50 for the unknown batch dimension
         feeds = {"images:0": x_train[k * 50:(k + 1) * 50], "labels:0": y_train[k * 50:(k + 1) * 50]}
-        feeds.update({meta["inputs"][n]: state[n] for n in meta["inputs"]})
+        feeds.update({meta["inputs"][n]: np.asarray(state[n]) for n in meta["inputs"]})
         outs = dict(zip(out_names, runner.run(None, feeds)))
         got.append(outs["loss/Mean:0"])
         for name, out in meta["outputs"].items():
@@ -112,19 +112,29 @@ def test_training_step_in_onnxruntime_equals_numpy_steps(digits):
 
 def test_onnxruntime_backend_trains_like_numpy(digits):
     example, x_train, y_train, x_test, y_test = digits
+    graph, (x, y, keep_prob, loss, accuracy, train_op, step), init = _build(example)
+    variables = graph.get_collection("variables")
+    sessions = {"numpy": tf.Session(graph=graph),
+                "onnxruntime": tf.Session(graph=graph, backend="onnxruntime", device="cpu")}
+    for sess in sessions.values():
+        sess.run(init)
+    # onnxruntime's random streams differ from numpy's: start both from the same values
+    start = sessions["numpy"].run(variables)
+    for v, value in zip(variables, start):
+        v.load(value, sessions["onnxruntime"])
     results = {}
-    for backend in ("numpy", "onnxruntime"):
-        graph, (x, y, keep_prob, loss, accuracy, train_op, step), init = _build(example)
-        with tf.Session(graph=graph, backend=backend, device="cpu") as sess:
-            sess.run(init)
-            losses = [sess.run([train_op, loss], {x: x_train[k * 64:(k + 1) * 64],
-                                                  y: y_train[k * 64:(k + 1) * 64]})[1]
-                      for k in range(4)]
-            results[backend] = (losses, sess.run(accuracy, {x: x_test, y: y_test}),
-                                sess.run(step))
+    for backend, sess in sessions.items():
+        losses = [sess.run([train_op, loss], {x: x_train[k * 64:(k + 1) * 64],
+                                              y: y_train[k * 64:(k + 1) * 64]})[1]
+                  for k in range(5)]
+        results[backend] = (losses, sess.run(accuracy, {x: x_test, y: y_test}), sess.run(step),
+                            sess.run(variables))
+        sess.close()
     np.testing.assert_allclose(results["onnxruntime"][0], results["numpy"][0], rtol=1e-5)
     np.testing.assert_allclose(results["onnxruntime"][1], results["numpy"][1], rtol=1e-6)
-    assert results["onnxruntime"][2] == results["numpy"][2] == 4
+    assert results["onnxruntime"][2] == results["numpy"][2] == 5
+    for v, a, b in zip(variables, results["onnxruntime"][3], results["numpy"][3]):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6, err_msg=v.op.name)
 
 
 # ------------------------------------------------------------------- errors

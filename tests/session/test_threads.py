@@ -66,13 +66,13 @@ def test_concurrent_runs_give_each_thread_its_own_result():
 
 def test_concurrent_first_runs_compile_once(monkeypatch):
     calls = []
-    real = session_module.Plan
+    real = session_module.Session._new_plan
 
     def counting_plan(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(session_module, "Plan", counting_plan)
+    monkeypatch.setattr(session_module.Session, "_new_plan", counting_plan)
     g = tf.Graph()
     with g.as_default():
         x = tf.placeholder(tf.int32, [], name="x")

@@ -62,6 +62,7 @@ class LoweringContext:
         self._prefix = "staticgraph"
         self.node_ops = {}  # ONNX node name -> the op it was lowered from
         self.written = {}  # variable op name -> name of its latest value (in walk order)
+        self.writers = {}  # variable op name -> the op that wrote it last
         # variable_initialized(var_op): whether the model has a value for it (set by
         # the exporter: written earlier in the walk, an input, or a session value).
         self.variable_initialized = lambda var_op: var_op.name in self.written
@@ -225,6 +226,7 @@ class LoweringContext:
         """Record that the variable (its VariableV2 tensor or op) now holds ``value_name``."""
         op = getattr(variable, "op", variable)
         self.written[op.name] = value_name
+        self.writers[op.name] = self.op
 
     def seed(self):
         """A float seed for ONNX random operators from the op's TF1 seeds; a fresh random

@@ -98,7 +98,7 @@ class LoweredGraph:
 
 def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
                 state_inputs=False, state_outputs=False, origin=None, ops=None,
-                graph_name=None, check=True) -> LoweredGraph:
+                graph_name=None, check=True, feed_names=None) -> LoweredGraph:
     """Lower the ops ``elements`` need (feeding ``feeds``) to an ONNX model.
 
     Args:
@@ -110,6 +110,7 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
         state_outputs: each variable written adds a graph output with its final value.
         origin: maps a (rewritten) op to the user's op named in messages.
         ops: the ops to lower, in execution order (default: what ``elements`` need).
+        feed_names: the graph input names of ``feeds`` (default: their tensor names).
     """
     if not isinstance(opset, int) or opset < 13 or opset > onnx.defs.onnx_opset_version():
         raise ValueError(f"opset must be an int from 13 to {onnx.defs.onnx_opset_version()} "
@@ -122,10 +123,10 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
     names = {}         # id(tensor) -> ONNX value name
     graph_inputs = []
     input_names = []
-    for t in feeds:
+    for k, t in enumerate(feeds):
         if id(t) in names:
             raise ValueError(f"Tensor {t.name!r} is given twice in inputs")
-        name = ctx.reserve(t.name)
+        name = ctx.reserve(feed_names[k] if feed_names else t.name)
         names[id(t)] = name
         input_names.append(name)
         graph_inputs.append(_value_info(name, t, origin))
@@ -241,11 +242,11 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
         for var_name, value in ctx.written.items():
             var_op = var_ops.get(var_name) or _find_var(ops, var_name)
             out_name = ctx.unique(f"{var_name}/updated")
-            ctx.begin(var_op)
+            ctx.begin(ctx.writers.get(var_name, var_op))  # errors name the last writer
             ctx.nodes.append(helper.make_node("Identity", [value], [out_name],
                                               name=ctx._node_name(f"{var_name}/updated"),
                                               doc_string=ctx._doc))
-            ctx.node_ops[ctx.nodes[-1].name] = var_op
+            ctx.node_ops[ctx.nodes[-1].name] = ctx.writers.get(var_name, var_op)
             state_out.append((var_name, out_name))
             graph_outputs.append((out_name, var_op.outputs[0]))
 
@@ -263,7 +264,7 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
         helper.set_model_props(model, {STATE_METADATA_KEY: json.dumps(
             {"inputs": dict(state_in), "outputs": dict(state_out)})})
     inferred = strict_shape_inference(model, node_ops=ctx.node_ops, origin=origin)
-    _set_output_shapes(model, inferred, dict(graph_outputs))
+    _set_output_shapes(model, inferred, dict(graph_outputs), require_rank=check)
     if check:
         check_onnx_model(model)
     return LoweredGraph(model, input_names, output_names, state_in, state_out,
@@ -341,8 +342,12 @@ def _value_info(name, t, origin, shape=True):
     return helper.make_tensor_value_info(name, elem, dims)
 
 
-def _set_output_shapes(model, inferred, tensors):
-    """Give each graph output the static shape, merged with inference's symbolic dims."""
+def _set_output_shapes(model, inferred, tensors, require_rank=True):
+    """Give each graph output the static shape, merged with inference's symbolic dims.
+
+    An output of unknown rank is refused when ``require_rank`` (the ONNX checker
+    needs every output's rank); onnxruntime itself runs models without it.
+    """
     known = {vi.name: vi for vi in list(inferred.graph.value_info) + list(inferred.graph.output)
              + list(inferred.graph.input)}
     for out in model.graph.output:
@@ -353,6 +358,8 @@ def _set_output_shapes(model, inferred, tensors):
         if got is not None and got.type.tensor_type.HasField("shape"):
             got_dims = list(got.type.tensor_type.shape.dim)
         if raw is None and got_dims is None:
+            if not require_rank:
+                continue
             raise OnnxExportError(
                 f"Cannot export output {t.name!r} (of op '{t.op.name}' declared at "
                 f"{t.op.user_location}): its rank is unknown, and an ONNX model must state "

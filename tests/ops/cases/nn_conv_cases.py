@@ -106,6 +106,11 @@ def _explicit_transpose(dy, f, out_shape, pads):
     return (rows @ dy.astype(np.float64).ravel()).reshape(out_shape).astype(dy.dtype)
 
 
+# onnxruntime has no float64 Conv/ConvTranspose/AveragePool kernels: the ONNX lowerings
+# compute float64 convolutions and average pools in float32 (float32 tolerances).
+F64_IN_F32 = {"onnx_rtol": 1e-5, "onnx_atol": 1e-5}
+
+
 def _f(*shape, dtype=np.float32):
     return R.standard_normal(shape).astype(dtype)
 
@@ -160,7 +165,7 @@ CASES = [
     conv_case((2, 7, 8, 2), (3, 2, 2, 3), (2, 2), "VALID", id="valid_s2",
               bad=[[(1, 2, 8, 2), (3, 2, 2, 3)]]),
     conv_case((1, 8, 7, 2), (3, 3, 2, 2), (1, 1), "SAME", (2, 2), dtype=np.float64,
-              id="same_dilated"),
+              id="same_dilated", **F64_IN_F32),
     conv_case((2, 9, 8, 1), (2, 3, 1, 2), (1, 1), "VALID", (2, 2), id="valid_dilated",
               grad2=True),
     conv_case((2, 9, 9, 2), (2, 2, 2, 3), (2, 3), "SAME", (2, 1), id="same_s2_dilated_even_k"),
@@ -182,17 +187,30 @@ CASES = [
     transpose_case((1, 3, 3, 2), (3, 3, 1, 2), [1, 8, 7, 1], (2, 2), "VALID",
                    id="valid_s2_uncovered"),
     transpose_case((2, 5, 6, 2), (3, 2, 3, 2), [2, 5, 6, 3], (1, 1), "SAME", (2, 2),
-                   dtype=np.float64, id="same_dilated"),
+                   dtype=np.float64, id="same_dilated", **F64_IN_F32),
     transpose_case((2, 4, 3, 3), (3, 3, 2, 4), [2, 2, 5, 6], (2, 2), "SAME", fmt="NCHW",
                    id="nchw", grad2=True),
     transpose_case((1, 3, 3, 3), (2, 3, 2, 3), [1, 7, 8, 2], (2, 2), "VALID", (2, 1),
-                   dtype=np.float64, id="valid_dilated", grad2=True),
+                   dtype=np.float64, id="valid_dilated", grad2=True, **F64_IN_F32),
     Case("Conv2DBackpropInput",
          lambda y, f: tf.nn.conv2d_backprop_input([2, 5, 4, 2], f, y, 1,
                                                   [[0, 0], [1, 0], [2, 1], [0, 0]]),
          [_f(2, 5, 5, 3), _f(2, 3, 2, 3)],
          lambda y, f: _explicit_transpose(y, f, (2, 5, 4, 2), ((1, 0), (2, 1))),
          rtol=1e-4, atol=1e-5, id="explicit", grad2=True),
+    # input_sizes from tf.shape: with unknown dims the sizes are only known at run time
+    Case("Conv2DBackpropInput",
+         lambda x, f, y: tf.nn.conv2d_backprop_input(tf.shape(x), f, y, [1, 2, 2, 1], "SAME"),
+         [_f(2, 7, 8, 3), _f(3, 3, 3, 4), _f(2, 4, 4, 4)],
+         lambda x, f, y: naive_conv2d_transpose(y, f, x.shape, (2, 2), "SAME"),
+         rtol=1e-4, atol=1e-5, id="sizes_from_shape", grad_inputs=[1, 2]),
+    Case("Conv2DBackpropInput",
+         lambda x, f, y: tf.nn.conv2d_backprop_input(tf.shape(x), f, y, [1, 1, 2, 2], "VALID",
+                                                     data_format="NCHW",
+                                                     dilations=[1, 1, 1, 2]),
+         [_f(1, 2, 8, 8), _f(2, 2, 2, 3), _f(1, 3, 4, 3)],
+         lambda x, f, y: naive_conv2d_transpose(y, f, x.shape, (2, 2), "VALID", (1, 2), "NCHW"),
+         rtol=1e-4, atol=1e-5, id="sizes_from_shape_valid_nchw", grad_inputs=[1, 2]),
 
     filter_case((2, 5, 6, 3), (3, 3, 3, 4), (1, 1), "SAME", id="same_s1", grad2=True,
                 bad=[[(2, 5, 6, 3), (2, 5, 6, 5)], [(2, 5, 6, 2), (2, 5, 6, 4)],
@@ -203,7 +221,7 @@ CASES = [
                 grad2=True),
     filter_case((2, 7, 5, 2), (3, 3, 2, 3), (2, 2), "SAME", id="same_s2_odd"),
     filter_case((1, 8, 7, 2), (3, 3, 2, 2), (1, 1), "SAME", (2, 2), dtype=np.float64,
-                id="same_dilated", grad2=True),
+                id="same_dilated", grad2=True, **F64_IN_F32),
     filter_case((2, 9, 8, 4), (2, 3, 4, 2), (1, 2), "VALID", (2, 1), id="valid_dilated_4ch"),
     filter_case((2, 3, 7, 5), (3, 3, 3, 4), (2, 2), "SAME", fmt="NCHW", id="nchw", grad2=True),
     filter_case((0, 5, 5, 2), (3, 3, 2, 3), (1, 1), "SAME", id="empty_batch"),

@@ -14,7 +14,7 @@ import staticgraph as tf
 from staticgraph.ops import nn_pool_grad
 
 from . import Case
-from .nn_conv_cases import _back, _f, _nhwc, ref_pads
+from .nn_conv_cases import F64_IN_F32, _back, _f, _nhwc, ref_pads
 from .nn_pool_cases import TIES
 
 
@@ -158,9 +158,24 @@ CASES = [
     avg_grad_case((2, 6, 8, 3), (2, 2), (2, 2), "VALID", id="2x2_valid", grad2=True,
                   bad=[[(2, 3, 3, 3)], [(2, 3, 4)]], bad_dtypes=[[np.int32]]),
     avg_grad_case((2, 7, 5, 2), (3, 3), (2, 2), "SAME", id="3x3_s2_same", grad2=True),
-    avg_grad_case((2, 5, 6, 2), (3, 3), (1, 1), "SAME", dtype=np.float64, id="3x3_s1_same"),
+    avg_grad_case((2, 5, 6, 2), (3, 3), (1, 1), "SAME", dtype=np.float64, id="3x3_s1_same",
+                  **F64_IN_F32),
     avg_grad_case((1, 7, 7, 2), (2, 2), (2, 2), "VALID", id="2x2_valid_odd"),
     avg_grad_case((2, 2, 5, 5), (2, 2), (2, 2), "SAME", fmt="NCHW", id="nchw", grad2=True),
     avg_grad_case((1, 5, 7, 2), (2, 3), (2, 2), "SAME", dtype=np.float16, id="float16",
                   rtol=2e-3, atol=2e-3),
+    # orig_input_shape from tf.shape: with unknown dims the window counts, the padding
+    # and the channels are only known at run time
+    Case("AvgPoolGrad",
+         lambda x, g: nn_pool_grad.avg_pool_grad(tf.shape(x), g, (1, 3, 3, 1), (1, 2, 2, 1),
+                                                 "SAME"),
+         [_f(2, 7, 5, 2), _f(2, 4, 3, 2)],
+         lambda x, g: naive_avg_pool_grad(x.shape, g, (3, 3), (2, 2), "SAME"),
+         id="sizes_from_shape", grad_inputs=[1]),
+    Case("AvgPoolGrad",
+         lambda x, g: nn_pool_grad.avg_pool_grad(tf.shape(x), g, (1, 1, 2, 3), (1, 1, 2, 2),
+                                                 "VALID", data_format="NCHW"),
+         [_f(1, 3, 7, 8), _f(1, 3, 3, 3)],
+         lambda x, g: naive_avg_pool_grad(x.shape, g, (2, 3), (2, 2), "VALID", "NCHW"),
+         id="sizes_from_shape_valid_nchw", grad_inputs=[1]),
 ]
