@@ -150,6 +150,9 @@ def register(cls):
         raise TypeError(f"Op {cls.type} must define infer() (dtype and shape inference).")
     if cls.compute is None and cls.make_kernel is OpDef.make_kernel:
         raise TypeError(f"Op {cls.type} must define compute or make_kernel (its numpy kernel).")
+    if cls.onnx is None and not cls.onnx_unsupported:
+        raise TypeError(f"Op {cls.type} must define onnx() (its ONNX lowering) or set "
+                        f"onnx_unsupported to the reason it cannot be exported.")
     _REGISTRY[cls.type] = cls()
     return cls
 

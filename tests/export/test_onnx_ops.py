@@ -10,8 +10,10 @@ check. Cases marked ``ort_differs`` are run by ``onnx.reference`` instead (the
 second witness). Cases with ``dynamic=True`` are exported again with every input
 dimension unknown (except the length of 1-D integer inputs, the shape and axis vectors:
 an ONNX model must know the rank of its outputs): the model then has named
-``dim_param``\\ s and must give the same numbers. Op types that declare ``onnx_unsupported`` must raise OnnxExportError
-naming the op and the user's line.
+``dim_param``\\ s and must give the same numbers. Where unknown dimensions make an output's rank
+unknown (a squeeze without axes), the export must refuse it with a clear error.
+Op types that declare ``onnx_unsupported`` must raise OnnxExportError naming the op
+and the user's line.
 """
 
 from __future__ import annotations
@@ -49,7 +51,14 @@ def _export(case, dynamic):
         outs = _as_list(case.build(*phs))
     sess = tf.Session(graph=graph)
     try:
-        model = to_onnx(outs, phs, session=sess)
+        try:
+            model = to_onnx(outs, phs, session=sess)
+        except OnnxExportError as exc:
+            # an ONNX model must state each output's rank: when neither staticgraph nor
+            # ONNX shape inference knows it, the export says so clearly
+            if "rank is unknown" in str(exc) and any(t.shape.rank is None for t in outs):
+                return None, outs, None
+            raise
         want = sess.run(outs, dict(zip(phs, case.inputs)))
     finally:
         sess.close()
@@ -117,6 +126,8 @@ def _run_case(case, dynamic):
         assert "_cases.py:" in str(info.value)
         return
     model, outs, want = _export(case, dynamic)
+    if model is None:
+        return None
     _check_model(model)
     if case.ort_differs:
         got = _reference_run(model, case.inputs)
@@ -147,3 +158,42 @@ def test_every_op_type_has_an_onnx_lowering_or_a_reason():
     missing = [t for t in registered_types()
                if get_op_def(t).onnx is None and not get_op_def(t).onnx_unsupported]
     assert not missing, f"op types without an ONNX lowering: {missing}"
+
+
+def test_register_requires_an_onnx_lowering_or_a_reason():
+    from staticgraph.ops.registry import OpDef, register
+
+    class NoLowering(OpDef):
+        def infer(self, x):
+            return []
+
+        @staticmethod
+        def compute(x):
+            return ()
+
+    with pytest.raises(TypeError, match="ONNX lowering"):
+        register(NoLowering)
+    assert "NoLowering" not in registered_types()
+
+
+WITNESS_OPS = {"MatMul", "Relu", "Softmax", "SparseSoftmaxCrossEntropyWithLogits", "Conv2D",
+               "MaxPool", "ApplyAdam", "StridedSlice", "Sum", "FloorMod", "GatherV2"}
+# Where onnx.reference itself cannot follow (checked by reading its source):
+REFERENCE_LIMITS = {
+    # its LogSoftmax is log(Softmax(x)): log(0) = -inf for logits far below the max
+    "SparseSoftmaxCrossEntropyWithLogits-large",
+    # its ReduceSum refuses a run-time axes input listing an axis twice (onnxruntime and
+    # the kernel reduce it once; the ONNX spec does not say)
+    "Sum-computed_axes_duplicate",
+}
+WITNESS_CASES = [c for c in CASES if c.op_type in WITNESS_OPS and c.expected is not None
+                 and c.test_id not in REFERENCE_LIMITS]
+
+
+@pytest.mark.parametrize("case", WITNESS_CASES, ids=[c.test_id for c in WITNESS_CASES])
+def test_onnx_reference_evaluator_agrees(case):
+    """The second witness on a sample of hot and tricky ops: onnx's own evaluator runs
+    the exported model to the kernel's numbers too (so a lowering does not merely match
+    an onnxruntime quirk)."""
+    model, outs, want = _export(case, dynamic=False)
+    _compare(case, outs, _reference_run(model, case.inputs), want)
