@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from onnx import numpy_helper
 
+from ..export.onnx.types import dtype_name
+from .math_binary_onnx import where  # noqa: F401 - the family's shared Where
 from .static_value import constant_value
 
 INT64_MAX = int(np.iinfo(np.int64).max)
@@ -22,13 +24,7 @@ INT64_MIN = int(np.iinfo(np.int64).min)
 # onnxruntime CPU kernels of Where, Pad and ScatterND(add) lack these dtypes: data
 # movement goes through a wider type that converts both ways exactly.
 _WIDER = {"bool": "uint8", "int16": "int32", "uint16": "int32", "uint64": "int64"}
-_WHERE_LACKS = ("bool", "int16", "uint16", "uint64")
 _PAD_LACKS = ("int16", "uint16")
-
-
-def dtype_name(dtype) -> str:
-    """``'float32'`` for a DType, numpy dtype or name."""
-    return getattr(dtype, "name", None) or np.dtype(dtype).name
 
 
 def as_name(ctx, v):
@@ -67,16 +63,6 @@ def choose(ctx, cond, a, b):
     if not isinstance(a, str) and not isinstance(b, str):
         return np.where(cond, a, b)
     return ctx.node("Where", [ctx.const(cond), as_name(ctx, a), as_name(ctx, b)])
-
-
-def where(ctx, cond, a, b, dtype):
-    """ONNX ``Where`` of values of ``dtype`` (through a wider type where onnxruntime lacks it)."""
-    name = dtype_name(dtype)
-    if name not in _WHERE_LACKS:
-        return ctx.node("Where", [cond, a, b])
-    work = _WIDER[name]
-    out = ctx.node("Where", [cond, ctx.cast(a, work, dtype), ctx.cast(b, work, dtype)])
-    return ctx.cast(out, dtype)
 
 
 def zeros(ctx, shape, dtype):

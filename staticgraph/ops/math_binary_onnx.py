@@ -13,6 +13,8 @@ import numpy as np
 import onnx
 from onnx import helper as onnx_helper
 
+from ..export.onnx.types import dtype_name
+
 __all__ = ["MINMAX_TYPES", "where", "floor_div", "floor_mod", "int_pow",
            "atan2", "add_n", "cumsum", "cumprod", "nonzero_coordinates", "select"]
 
@@ -23,19 +25,16 @@ _CUMSUM_TYPES = ("int32", "float32", "float64", "float16", "int64")
 _REDUCEPROD_TYPES = ("int32", "float32", "float64", "float16", "int64")
 _NONZERO_TYPES = ("bool", "float32", "float16", "int32", "int64", "uint8")
 # Where has no int16 or bool kernel: int16 computes in int32, bool in uint8
-_WHERE_WORK = {"int16": "int32", "bool": "uint8"}
+# dtypes onnxruntime has no Where kernel for, and the wider dtype used instead
+_WHERE_WORK = {"bool": "uint8", "int16": "int32", "uint16": "int32", "uint64": "int64"}
 # Above this static axis length Cumprod scans in log2(n) steps instead of a
 # triangular [n, n] mask (which needs n times the input's memory).
 _CUMPROD_MASK_MAX = 64
 
 
-def _name(dtype) -> str:
-    return getattr(dtype, "name", None) or np.dtype(dtype).name
-
-
 def where(ctx, cond, x, y, dtype):
     """``Where(cond, x, y)`` for values of any dtype (with numpy broadcasting)."""
-    work = _WHERE_WORK.get(_name(dtype))
+    work = _WHERE_WORK.get(dtype_name(dtype))
     if work is None:
         return ctx.node("Where", [cond, x, y])
     out = ctx.node("Where", [cond, ctx.cast(x, work), ctx.cast(y, work)])
@@ -79,7 +78,7 @@ def floor_mod(ctx, x, y, dtype):
 def int_pow(ctx, x, y, dtype):
     """Integer ``x ** y`` computed in int64 (onnxruntime's integer Pow goes through
     double: exact while ``|result| < 2**53``; narrower types then wrap as numpy's)."""
-    if _name(dtype) == "int64":
+    if dtype_name(dtype) == "int64":
         return ctx.node("Pow", [x, y])
     out = ctx.node("Pow", [ctx.cast(x, np.int64), ctx.cast(y, np.int64)])
     return ctx.cast(out, dtype)
@@ -104,7 +103,7 @@ def atan2(ctx, y, x, dtype):
     float16 computes in float32, as numpy does.
     """
     out_dtype = dtype
-    if _name(dtype) == "float16":
+    if dtype_name(dtype) == "float16":
         y, x, dtype = ctx.cast(y, np.float32), ctx.cast(x, np.float32), np.dtype(np.float32)
     np_dtype = np.dtype(getattr(dtype, "np_dtype", dtype))
     const = lambda v: ctx.scalar(v, np_dtype)  # noqa: E731
@@ -133,7 +132,7 @@ def add_n(ctx, inputs, dtype):
     (onnxruntime has no integer ``Sum``)."""
     if len(inputs) == 1:
         return ctx.node("Identity", [inputs[0]])
-    if _name(dtype) in _FLOAT_ONLY:
+    if dtype_name(dtype) in _FLOAT_ONLY:
         return ctx.node("Sum", list(inputs))
     out = inputs[0]
     for v in inputs[1:]:
@@ -144,7 +143,7 @@ def add_n(ctx, inputs, dtype):
 def cumsum(ctx, x, axis, dtype, exclusive, reverse):
     """ONNX ``CumSum`` (TF's exclusive/reverse attributes); 8/16-bit ints in int32."""
     attrs = {"exclusive": int(exclusive), "reverse": int(reverse)}
-    if _name(dtype) in _CUMSUM_TYPES:
+    if dtype_name(dtype) in _CUMSUM_TYPES:
         return ctx.node("CumSum", [x, axis], **attrs)
     out = ctx.node("CumSum", [ctx.cast(x, _CUMSUM_TYPES[0]), axis], **attrs)
     return ctx.cast(out, dtype)
@@ -158,7 +157,7 @@ def cumprod(ctx, x, axis, n, rank, dtype, exclusive, reverse):
     ``n`` is None, unknown): ``ReduceProd`` of ``x`` expanded to ``[.., n_out, n_in, ..]``
     with 1 where the triangular mask leaves an input out.
     """
-    work = dtype if _name(dtype) in _REDUCEPROD_TYPES else np.dtype(np.int32)
+    work = dtype if dtype_name(dtype) in _REDUCEPROD_TYPES else np.dtype(np.int32)
     wx = ctx.cast(x, work, dtype)
     np_work = np.dtype(getattr(work, "np_dtype", work))
     one = ctx.scalar(1, np_work)
@@ -208,7 +207,7 @@ def _scan_product(ctx, x, axis, n, one, exclusive, reverse):
 
 def nonzero_coordinates(ctx, cond, dtype, rank):
     """int64 ``[num_true, rank]`` coordinates of the nonzero elements (``np.argwhere``)."""
-    if _name(dtype) not in _NONZERO_TYPES:
+    if dtype_name(dtype) not in _NONZERO_TYPES:
         cond = ctx.cast(cond, np.bool_)  # nonzero (NaN included) is True
     out = ctx.node("Transpose", [ctx.node("NonZero", [cond])])
     if rank == 0:  # NonZero treats a scalar as one element: keep no coordinate column

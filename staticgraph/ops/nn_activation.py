@@ -35,26 +35,6 @@ _CLIP_TYPES = ("float32", "float64", "float16", "int8", "uint8", "int32", "int64
                "uint64")
 
 
-def _work_dtype(dtype, supported):
-    """``dtype`` if in ``supported`` (dtype names), else a supported dtype that holds
-    every value of ``dtype`` exactly (int32/int64 for integers, float32 for float16)."""
-    name = dtype.name
-    if name in supported:
-        return name
-    small = name in ("int8", "uint8", "int16", "uint16", "bool")
-    for cand in (("int32", "int64", "float64") if small else ("int64", "float64", "float32")):
-        if cand in supported:
-            return cand
-    return supported[0]
-
-
-def _exact_via(ctx, op_type, inputs, dtype, supported, **attrs):
-    """``op_type`` computed in :func:`_work_dtype` (inputs cast in, the result cast back)."""
-    work = _work_dtype(dtype, supported)
-    out = ctx.node(op_type, [ctx.cast(x, work, dtype) for x in inputs], **attrs)
-    return ctx.cast(out, dtype, work)
-
-
 class _Elementwise(OpDef):
     """An elementwise activation of one tensor; ``allowed`` lists its dtypes."""
 
@@ -79,7 +59,7 @@ class Relu(_Elementwise):
         return [_grad.relu_grad(dy, op.outputs[0])]
 
     def onnx(self, ctx, op, x):
-        return _exact_via(ctx, "Relu", [x], op.inputs[0].dtype, _RELU_TYPES)
+        return ctx.via("Relu", [x], op.inputs[0].dtype, _RELU_TYPES)
 
 
 @register
@@ -97,7 +77,7 @@ class Relu6(_Elementwise):
 
     def onnx(self, ctx, op, x):
         dtype = op.inputs[0].dtype
-        work = _work_dtype(dtype, _CLIP_TYPES)
+        work = ctx.work_dtype(dtype, _CLIP_TYPES)
         x = ctx.cast(x, work, dtype)
         out = ctx.node("Clip", [x, ctx.scalar(0, work), ctx.scalar(6, work)])
         return ctx.cast(out, dtype, work)

@@ -265,7 +265,7 @@ class BiasAddGrad(OpDef):
 
     def onnx(self, ctx, op, out_backprop):
         dtype = op.inputs[0].dtype
-        work = _act._work_dtype(dtype, ("float32", "float64", "float16", "int32", "int64"))
+        work = ctx.work_dtype(dtype, ("float32", "float64", "float16", "int32", "int64"))
         g = ctx.cast(out_backprop, work, dtype)
         rank = op.inputs[0].shape.rank
         nchw = op.attrs["data_format"] == "NCHW"

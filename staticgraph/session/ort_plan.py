@@ -130,11 +130,6 @@ class OrtPlan:
         self._var_pos = [out_order.index(n) for _, n in self._var_out]
         self._scalar = [e is not None and getattr(e, "shape", None) is not None
                         and e.shape.rank == 0 for e in self.template.elements]
-        shapes = {}
-        for t in self.ops:
-            if t.op_def.is_variable:
-                shapes[t.name] = t.outputs[0]
-        self._var_tensors = shapes
         self._pairs = {}
         self._ort_device = "cuda" if self.device == "cuda" else "cpu"
         self._bindings = None
@@ -154,7 +149,6 @@ class OrtPlan:
         env = dict(self.template.constants)
         exec(f"def rebuild(v):\n    return {rebuild}\n", env)  # noqa: S102 - as above
         self._rebuild = env["rebuild"]
-        self._written = [v for v, _ in self._var_out]
         self._required = [v for v, _ in self._var_in]
         self._var_ops = {op.name: op for op in self.ops if op.op_def.is_variable}
 
@@ -162,7 +156,7 @@ class OrtPlan:
         array = np.ascontiguousarray(array)
         return self._ortmod.OrtValue.ortvalue_from_numpy(array.copy(), self._ort_device, 0)
 
-    def _pair(self, var, out_name):
+    def _pair(self, var):
         pair = self._pairs.get(var)
         if pair is None:
             t = self._var_ops[var].outputs[0] if var in self._var_ops else None
@@ -234,7 +228,7 @@ class OrtPlan:
                 io.bind_ortvalue_input(name, value)
                 chosen.inputs[name] = value
         for var, name in self._var_out:
-            pair = self._pair(var, name)
+            pair = self._pair(var)
             if not pair:
                 io.bind_output(name, self._ort_device)
                 continue

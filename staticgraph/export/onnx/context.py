@@ -19,9 +19,16 @@ import onnx
 from onnx import helper, numpy_helper
 
 from ...graphlib import dtypes
-from .types import onnx_dtype
+from .types import dtype_name, onnx_dtype
 
 __all__ = ["LoweringContext", "OnnxExportError"]
+
+# Wider dtypes that hold every value of a dtype, narrowest first (for ``via``).
+_SMALL_INTS = ("int32", "int64", "float32", "float64")
+_WIDER = {"float16": ("float32", "float64"), "float32": ("float64",),
+          "bool": ("uint8",) + _SMALL_INTS, "int8": _SMALL_INTS, "uint8": _SMALL_INTS,
+          "int16": _SMALL_INTS, "uint16": _SMALL_INTS, "int32": ("int64", "float64"),
+          "uint32": ("int64", "float64"), "int64": ("float64",), "uint64": ("float64",)}
 
 # Constants up to this many bytes are shared between ops (axes, scalars, shapes).
 _SHARED_CONST_BYTES = 256
@@ -77,20 +84,10 @@ class LoweringContext:
 
     def unique(self, base: str) -> str:
         """A value name starting with ``base`` that no other value has."""
-        name, k = base, 1
-        while name in self._names:
-            name = f"{base}_{k}"
-            k += 1
-        self._names.add(name)
-        return name
+        return _fresh(base, self._names)
 
     def _node_name(self, base: str) -> str:
-        name, k = base, 1
-        while name in self._node_names:
-            name = f"{base}_{k}"
-            k += 1
-        self._node_names.add(name)
-        return name
+        return _fresh(base, self._node_names)
 
     def begin(self, op):
         """Start lowering ``op``: nodes emitted next carry its name and user line."""
@@ -143,6 +140,16 @@ class LoweringContext:
         self.nodes.append(node)
         self.node_ops[node.name] = self.op
         return outputs[0] if single else outputs
+
+    def identity_to(self, value: str, target: str, op, node_name: str) -> str:
+        """An Identity node ``node_name`` copying ``value`` to the graph output ``target``
+        (already reserved), attributed to ``op``; returns ``target``."""
+        self.begin(op)
+        node = helper.make_node("Identity", [value], [target], doc_string=self._doc,
+                                name=self._node_name(node_name))
+        self.nodes.append(node)
+        self.node_ops[node.name] = op
+        return target
 
     # --------------------------------------------------------------- constants
     def const(self, value, dtype=None, name=None) -> str:
@@ -201,17 +208,30 @@ class LoweringContext:
         """Emit ``op_type`` computing in a dtype onnxruntime has a kernel for.
 
         When ``dtype`` (the inputs' dtype) is not among ``supported`` (dtype names,
-        e.g. ``("float32", "float64")``), every non-empty input is cast to the first
-        supported dtype and the result is cast to ``out_dtype`` (default: ``dtype``).
+        e.g. ``("float32", "float64")``), every non-empty input is cast to
+        :meth:`work_dtype` and the result is cast to ``out_dtype`` (default: ``dtype``).
         Use for inputs that share one dtype; returns the single output's name.
         """
-        name = getattr(dtype, "name", None) or np.dtype(dtype).name
+        name = dtype_name(dtype)
         if name in supported:
             return self.node(op_type, inputs, **attrs)
-        work = supported[0]
+        work = self.work_dtype(dtype, supported)
         cast_in = [self.cast(x, work) if x else x for x in inputs]
         out = self.node(op_type, cast_in, **attrs)
         return self.cast(out, out_dtype if out_dtype is not None else dtype)
+
+    @staticmethod
+    def work_dtype(dtype, supported) -> str:
+        """``dtype``'s name if in ``supported``, else the first supported dtype that holds
+        every value of ``dtype`` exactly (float16 -> float32, int16 -> int32, ...), else
+        ``supported[0]``."""
+        name = dtype_name(dtype)
+        if name in supported:
+            return name
+        for candidate in _WIDER.get(name, ()):
+            if candidate in supported:
+                return candidate
+        return supported[0]
 
     def shape(self, name: str) -> str:
         """The int64 shape of value ``name``."""
@@ -236,3 +256,13 @@ class LoweringContext:
         if graph_seed is None and op_seed is None:
             return float(np.random.default_rng().integers(1 << 24))
         return float((int(graph_seed or 0) * 1000003 + int(op_seed or 0)) % (1 << 24))
+
+
+def _fresh(base, taken):
+    """``base``, or ``base_1``, ``base_2``… : the first not in ``taken`` (then added)."""
+    name, k = base, 1
+    while name in taken:
+        name = f"{base}_{k}"
+        k += 1
+    taken.add(name)
+    return name

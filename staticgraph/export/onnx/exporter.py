@@ -226,15 +226,7 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
             continue
         name = value_of(e)
         if name in input_set or name in set(output_names) or name != e.name:
-            ctx.begin(e.op)
-            target = e.name if e.name not in ctx._names else ctx.unique(e.name)
-            if target == e.name:
-                ctx.reserve(target)
-            ctx.nodes.append(helper.make_node("Identity", [name], [target],
-                                              name=ctx._node_name(f"{e.op.name}/output"),
-                                              doc_string=ctx._doc))
-            ctx.node_ops[ctx.nodes[-1].name] = e.op
-            name = target
+            name = ctx.identity_to(name, ctx.unique(e.name), e.op, f"{e.op.name}/output")
         taken[id(e)] = name
         output_names.append(name)
         graph_outputs.append((name, e))
@@ -242,11 +234,8 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
         for var_name, value in ctx.written.items():
             var_op = var_ops.get(var_name) or _find_var(ops, var_name)
             out_name = ctx.unique(f"{var_name}/updated")
-            ctx.begin(ctx.writers.get(var_name, var_op))  # errors name the last writer
-            ctx.nodes.append(helper.make_node("Identity", [value], [out_name],
-                                              name=ctx._node_name(f"{var_name}/updated"),
-                                              doc_string=ctx._doc))
-            ctx.node_ops[ctx.nodes[-1].name] = ctx.writers.get(var_name, var_op)
+            # the node is named like the output; errors name the variable's last writer
+            ctx.identity_to(value, out_name, ctx.writers.get(var_name, var_op), out_name)
             state_out.append((var_name, out_name))
             graph_outputs.append((out_name, var_op.outputs[0]))
 

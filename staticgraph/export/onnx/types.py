@@ -7,7 +7,7 @@ from onnx import TensorProto
 
 from ...graphlib import dtypes
 
-__all__ = ["onnx_dtype", "from_onnx_dtype"]
+__all__ = ["onnx_dtype", "from_onnx_dtype", "dtype_name"]
 
 _TO_ONNX = {
     "float16": TensorProto.FLOAT16, "float32": TensorProto.FLOAT,
@@ -46,3 +46,8 @@ def from_onnx_dtype(elem_type: int):
         return dtypes.as_dtype(_FROM_ONNX[elem_type])
     except KeyError:
         raise TypeError(f"ONNX element type {elem_type} has no staticgraph dtype") from None
+
+
+def dtype_name(dtype) -> str:
+    """``'float32'`` for a DType, numpy dtype or dtype name."""
+    return getattr(dtype, "name", None) or np.dtype(dtype).name
