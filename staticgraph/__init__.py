@@ -12,6 +12,7 @@ runs a TF1 graph-mode program::
 """
 
 from . import errors, graphlib, ops
+from .not_provided import missing_attribute as _missing_attribute
 from .graphlib import dtypes
 from .graphlib.default_graph import (add_to_collection, add_to_collections,
                                      control_dependencies, device, get_collection,
@@ -68,7 +69,7 @@ def __getattr__(name):
     # TF1 scripts build ``tf.Summary`` protos by hand; the class comes from tensorboard.
     if name == "Summary":
         return summary.Summary
-    raise AttributeError(f"module 'staticgraph' has no attribute {name!r}")
+    raise _missing_attribute("tf", name)
 
 
 def disable_eager_execution():

@@ -1,5 +1,6 @@
 """``tf.nn``: neural-network ops (activations, losses, normalization, convolution, pooling)."""
 
+from .not_provided import missing_attribute as _missing_attribute
 from .ops import array_select as _array_select
 from .ops import math_unary as _math_unary
 from .ops import nn_activation as _act
@@ -19,3 +20,7 @@ for _module, _name in ((_math_unary, "sigmoid"), (_math_unary, "tanh"),
     if hasattr(_module, _name):
         globals()[_name] = getattr(_module, _name)
 del _module, _name, _softmax, _softmax_xent
+
+
+def __getattr__(name):
+    raise _missing_attribute("tf.nn", name)

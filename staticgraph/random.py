@@ -1,5 +1,6 @@
 """``tf.random``: random ops under TF1's ``tf.random`` path (``tf.random.normal``, …)."""
 
+from .not_provided import missing_attribute as _missing_attribute
 from .graphlib.default_graph import get_seed, set_random_seed
 from .ops import random_ops as _random_ops
 
@@ -12,3 +13,7 @@ for _alias, _name in _ALIASES.items():
 del _alias, _name
 
 __all__ = ["get_seed", "set_random_seed"] + list(_ALIASES)
+
+
+def __getattr__(name):
+    raise _missing_attribute("tf.random", name)

@@ -392,7 +392,7 @@ def _compile_program(program, n_in, full, dtype):
         lines += [f"    {b}" for b in body]
     source = "\n".join(lines) + "\n"
     namespace = dict(env)
-    exec(compile(source, "<FusedElementwise>", "exec"), namespace)  # noqa: S102 - our program
+    exec(compile(source, "<staticgraph FusedElementwise>", "exec"), namespace)  # noqa: S102 - our program
     kernel = namespace["fused_elementwise_kernel"]
     kernel.source = source
     return kernel

@@ -5,6 +5,7 @@ to the graph; the global step counts steps; learning-rate schedules are ordinary
 ops computed from the global step.
 """
 
+from ..not_provided import missing_attribute as _missing_attribute
 from .adagrad import AdagradOptimizer
 from .adam import AdamOptimizer
 from .checkpoint_management import (CheckpointReader, CheckpointState, NewCheckpointReader,
@@ -35,3 +36,7 @@ __all__ = [
     "remove_checkpoint", "list_variables", "load_variable", "export_meta_graph",
     "import_meta_graph",
 ]
+
+
+def __getattr__(name):
+    raise _missing_attribute("tf.train", name)

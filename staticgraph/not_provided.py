@@ -1,0 +1,50 @@
+"""The TF1 names staticgraph does not provide, and the error that says so.
+
+A TF1 script that reaches for a name staticgraph lacks (``tf.cond``,
+``tf.layers.dense``, ``tf.nn.rnn_cell``) gets a :class:`NotProvidedError` that
+names it and says what to use meanwhile, never a bare ``AttributeError``. It is an
+``AttributeError``, so ``hasattr`` and ``getattr(tf, name, default)`` still work.
+"""
+
+from __future__ import annotations
+
+__all__ = ["NotProvidedError", "missing_attribute"]
+
+# Areas of TF1 not provided yet, and what a user can do meanwhile.
+_CONTROL_FLOW = "control flow is not provided yet; compute both branches and use tf.where"
+_LAYERS = ("model-building APIs are not provided yet; build layers with tf.get_variable "
+           "and tf.matmul/tf.nn.conv2d under tf.variable_scope")
+_PROGRAMS = "whole-program APIs (tf.app, tf.flags, tf.gfile, tf.data) are not provided yet"
+_KNOWN = {
+    **dict.fromkeys(["cond", "case", "while_loop", "map_fn", "scan", "foldl", "foldr",
+                     "TensorArray", "switch_case", "py_func", "numpy_function"], _CONTROL_FLOW),
+    **dict.fromkeys(["layers", "keras", "contrib", "estimator", "rnn_cell", "dynamic_rnn",
+                     "static_rnn", "bidirectional_dynamic_rnn", "feature_column"], _LAYERS),
+    **dict.fromkeys(["app", "flags", "gfile", "data", "logging", "io", "python_io",
+                     "FIFOQueue", "RandomShuffleQueue", "TFRecordReader",
+                     "parse_single_example", "parse_example", "FixedLenFeature",
+                     "VarLenFeature", "decode_raw", "read_file"], _PROGRAMS),
+    **dict.fromkeys(["saved_model", "lite", "tpu", "distribute", "sparse", "SparseTensor",
+                     "string_split", "strings", "image", "signal", "linalg", "audio",
+                     "debugging", "profiler", "autograph", "function", "Module"],
+                    "this part of TF1 is not provided"),
+}
+
+
+class NotProvidedError(AttributeError):
+    """A TF1 name that staticgraph does not provide."""
+
+
+def missing_attribute(module: str, name: str) -> NotProvidedError:
+    """The error for ``module.name`` (``module`` as users write it, e.g. ``"tf.nn"``).
+
+    Example:
+        >>> raise missing_attribute("tf", "cond")
+    """
+    why = _KNOWN.get(name)
+    if why is not None:
+        message = f"staticgraph does not provide {module}.{name}: {why}."
+    else:
+        message = (f"staticgraph does not provide {module}.{name} (module {module!r} has no "
+                   f"attribute {name!r}; if TF1 has it, staticgraph does not support it yet).")
+    return NotProvidedError(message)

@@ -1,0 +1,543 @@
+"""Hostile inputs for every loader, made by the tests themselves.
+
+:func:`make_valid_files` writes one valid file of each kind (a graph file, a meta
+graph, a checkpoint with its state file, an ONNX model); :func:`hostile_cases`
+writes the hostile variants next to them and returns one :class:`Case` each.
+Files whose checksum would reject them at once are also made with the checksum
+recomputed (:func:`rewrite_json`), so that the deeper checks are reached.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import os
+import shutil
+import struct
+
+import numpy as np
+
+import staticgraph as tf
+
+ANY = "any"        # loading may succeed or fail, but only with a typed error
+ERROR = "error"    # loading must fail with a typed error
+OK = "ok"          # a valid file: loading must succeed
+
+
+@dataclasses.dataclass
+class Case:
+    """One input: the loader ``kind``, the ``path`` it is given and what must happen."""
+
+    name: str
+    kind: str
+    path: str
+    expect: str = ERROR
+
+    @property
+    def id(self) -> str:
+        return f"{self.kind}-{self.name}"
+
+
+# ----------------------------------------------------------------- valid files
+def _training_graph():
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.set_random_seed(1)
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        y = tf.placeholder(tf.float32, [None, 2], name="y")
+        weights = tf.Variable(tf.random_normal([3, 2], seed=2), name="weights")
+        step = tf.train.get_or_create_global_step()
+        table = tf.constant(np.linspace(0, 1, 300, dtype=np.float32), name="table")  # sidecar
+        shift = tf.reduce_mean(table)
+        pred = tf.matmul(x, weights) + shift
+        loss = tf.reduce_mean(tf.square(pred - y), name="loss")
+        train = tf.train.AdamOptimizer(0.01).minimize(loss, global_step=step)
+    return graph, x, pred, train
+
+
+def make_valid_files(directory) -> dict:
+    """Write one valid file of each kind into ``directory``; ``{kind: path}``."""
+    graph, x, pred, _ = _training_graph()
+    graph_path = os.path.join(directory, "model.json")
+    tf.export.save_graph(graph, graph_path)
+    ckpt_dir = os.path.join(directory, "ckpt")
+    os.makedirs(ckpt_dir, exist_ok=True)
+    with graph.as_default():
+        weights = graph.get_tensor_by_name("weights:0")
+        step = graph.get_tensor_by_name("global_step:0")
+        saver = tf.train.Saver({"weights": weights, "global_step": step})
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            prefix = saver.save(sess, os.path.join(ckpt_dir, "model.ckpt"), global_step=3)
+            onnx_path = os.path.join(directory, "model.onnx")
+            tf.export.to_onnx([pred], [x], session=sess, path=onnx_path)
+    return {"graph_file": graph_path, "run_graph": graph_path,
+            "meta_graph": prefix + ".meta", "checkpoint": prefix,
+            "restore": prefix, "checkpoint_state": ckpt_dir, "show": onnx_path}
+
+
+# ------------------------------------------------------------ file tampering
+def content_digest(body) -> str:
+    """The graph format's checksum: sha256 of the canonical JSON of ``body``."""
+    canon = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False,
+                       ensure_ascii=True)
+    return hashlib.sha256(canon.encode("ascii")).hexdigest()
+
+
+def _seal(body):
+    body.pop("sha256", None)
+    body["sha256"] = content_digest(body)
+    return body
+
+
+def rewrite_json(src, dst, mutate, seal=True):
+    """Copy the JSON file ``src`` to ``dst`` after ``mutate(data)``; with ``seal`` the
+    checksum is recomputed so that the loader's deeper checks see the change."""
+    with open(src, encoding="utf-8") as f:
+        data = json.load(f)
+    mutate(data)
+    if seal:
+        data = _seal(data)
+    with open(dst, "w", encoding="utf-8") as f:
+        f.write(json.dumps(data))
+    return dst
+
+
+def _graph_part(data):
+    """The dict holding ``ops`` (the file itself, or a meta graph's ``graph_def``)."""
+    return data["graph_def"] if "graph_def" in data else data
+
+
+def sidecars(json_path) -> list:
+    """The safetensors files that belong to the graph file ``json_path``."""
+    directory, base = os.path.split(json_path)
+    return sorted(os.path.join(directory, n) for n in os.listdir(directory)
+                  if n.startswith(base + ".") and n.endswith(".safetensors"))
+
+
+def _copy_graph(src, dst):
+    """Copy a graph file and its sidecars under the new name ``dst``."""
+    shutil.copyfile(src, dst)
+    for side in sidecars(src):
+        shutil.copyfile(side, dst + side[len(src):])
+    return dst
+
+
+def _retarget_sidecar(json_path, new_blob):
+    """Replace the sidecar's bytes and fix every checksum naming the old bytes."""
+    sides = sidecars(json_path)
+    old = open(sides[0], "rb").read()
+    old_hex, new_hex = hashlib.sha256(old).hexdigest(), hashlib.sha256(new_blob).hexdigest()
+    with open(sides[0], "wb") as f:
+        f.write(new_blob)
+
+    def swap(node):
+        if isinstance(node, dict):
+            return {k: swap(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [swap(v) for v in node]
+        return new_hex if node == old_hex else node
+    with open(json_path, encoding="utf-8") as f:
+        data = swap(json.load(f))
+    with open(json_path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(_seal(data)))
+
+
+def safetensors_bytes(header, data: bytes = b"", header_len=None) -> bytes:
+    """A safetensors file written by hand: u64 header length, JSON header, data."""
+    text = header if isinstance(header, bytes) else json.dumps(header).encode()
+    length = len(text) if header_len is None else header_len
+    return struct.pack("<Q", length) + text + data
+
+
+def _write(path, blob):
+    with open(path, "wb") as f:
+        f.write(blob)
+    return path
+
+
+def _fifo(path):
+    os.mkfifo(path)
+    return path
+
+
+def _symlink(target, path):
+    os.symlink(target, path)
+    return path
+
+
+# ------------------------------------------------------------------ the cases
+def _json_cases(kind, valid, d):
+    """Hostile variants of a graph file or a meta graph (same JSON format)."""
+    ext = ".meta" if kind == "meta_graph" else ".json"
+    text = open(valid, "rb").read()
+    p = lambda name: os.path.join(d, f"{kind}-{name}{ext}")  # noqa: E731
+    cases = [Case("valid", kind, valid, OK),
+             Case("empty", kind, _write(p("empty"), b"")),
+             Case("binary", kind, _write(p("binary"), bytes(range(256)) * 16)),
+             Case("truncated", kind, _write(p("truncated"), text[: len(text) // 2])),
+             Case("one_byte_short", kind, _write(p("short"), text[:-3])),
+             Case("utf16", kind, _write(p("utf16"), text.decode().encode("utf-16"))),
+             Case("deep_lists", kind, _write(p("deep_lists"), b"[" * 200_000 + b"]" * 200_000)),
+             Case("deep_objects", kind, _write(p("deep_objects"),
+                                               b'{"a":' * 100_000 + b"1" + b"}" * 100_000)),
+             Case("huge_integer", kind, _write(p("huge_int"), b'{"x": ' + b"9" * 200_000 + b"}")),
+             Case("nan", kind, _write(p("nan"), b'{"ops": [], "x": NaN}')),
+             Case("duplicate_keys", kind, _write(p("dupkeys"), b'{"ops": [], "ops": []}')),
+             Case("json_array", kind, _write(p("array"), b"[1, 2, 3]")),
+             Case("fifo", kind, _fifo(p("fifo"))),
+             Case("dev_zero", kind, _symlink("/dev/zero", p("zero"))),
+             Case("directory", kind, os.path.join(d))]
+    os.mkdir(p("dir"))
+    cases.append(Case("directory_named_like_file", kind, p("dir")))
+
+    def sealed(name, mutate, expect=ERROR):
+        dst = _copy_graph(valid, p(name))
+        rewrite_json(dst, dst, mutate)
+        cases.append(Case(name, kind, dst, expect))
+
+    def ops_of(data):
+        return _graph_part(data)["ops"]
+
+    def deep_attr(data):
+        ops_of(data)[0]["attrs"]["junk"] = json.loads("[" * 900 + "]" * 900)
+    sealed("sealed_deep_attribute", deep_attr)
+    sealed("sealed_4m_item_list",
+           lambda data: ops_of(data)[0]["attrs"].update(junk=[0] * 4_000_000))
+    sealed("sealed_self_input",
+           lambda data: ops_of(data)[5].update(inputs=[ops_of(data)[5]["name"] + ":0"]))
+    sealed("sealed_forward_reference",
+           lambda data: ops_of(data)[1].update(inputs=[ops_of(data)[-1]["name"] + ":0"]))
+    sealed("sealed_unknown_op_type", lambda data: ops_of(data)[0].update(type="RunShell"))
+    sealed("sealed_op_is_string", lambda data: ops_of(data).insert(0, "os.system('x')"))
+    sealed("sealed_ops_is_dict", lambda data: _graph_part(data).update(ops={"a": 1}))
+    sealed("sealed_negative_shape", lambda data: ops_of(data)[0]["outputs"][0].update(
+        shape=[-5, 3]))
+    sealed("sealed_huge_shape", lambda data: ops_of(data)[0]["outputs"][0].update(
+        shape=[2 ** 40, 2 ** 40, 2 ** 40]))
+    sealed("sealed_name_types", lambda data: ops_of(data)[0].update(name=["x"]))
+    sealed("sealed_attr_type_swap", lambda data: [o["attrs"].update(
+        {k: "string" for k in o["attrs"]}) for o in ops_of(data)])
+    sealed("sealed_string_variable", lambda data: _graph_part(data)["collections"].update(
+        variables=["not a variable"]))
+    sealed("sealed_variable_names_missing_op",
+           lambda data: _graph_part(data)["collections"]["variables"][0]["variable"].update(
+               name="no_such_op"))
+    sealed("sealed_collection_junk", lambda data: _graph_part(data)["collections"].update(
+        junk=[{"deep": [[[[1]]]]}, None, 3.5]), ANY)
+    sealed("sealed_frame_junk", lambda data: [o.update(frame=[1, "x", None])
+                                              for o in ops_of(data)], ANY)
+    sealed("sealed_seed_junk", lambda data: _graph_part(data).update(seed="rm -rf /"))
+    sealed("sealed_version_future", lambda data: _graph_part(data).update(version=999))
+    sealed("sealed_huge_const", lambda data: _huge_const(ops_of(data)))
+    sealed("sealed_fill_2_to_62", lambda data: _huge_fill(ops_of(data)), ANY)
+    sealed("sealed_reshape_chain", _reshape_chain, ANY)
+
+    if sidecars(valid):  # meta graphs keep their constants inline
+        cases += _sidecar_cases(kind, valid, p)
+    def traversal(data):
+        def walk(node):
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    if isinstance(v, str) and v.endswith(".safetensors"):
+                        node[k] = "../../../../../../etc/passwd"
+                    else:
+                        walk(v)
+            elif isinstance(node, list):
+                for v in node:
+                    walk(v)
+        walk(data)
+    sealed("sealed_sidecar_path_traversal", traversal, ANY)
+    return cases
+
+
+def _sidecar_cases(kind, valid, p):
+    """A graph file whose sidecar is missing, not a file, or lies about itself."""
+    cases = []
+    dst = _copy_graph(valid, p("no_sidecar"))
+    for side in sidecars(dst):
+        os.remove(side)
+    cases.append(Case("missing_sidecar", kind, dst))
+    dst = _copy_graph(valid, p("sidecar_fifo"))
+    for side in sidecars(dst):
+        os.remove(side)
+        _fifo(side)
+    cases.append(Case("sidecar_fifo", kind, dst))
+    dst = _copy_graph(valid, p("sidecar_zero"))
+    for side in sidecars(dst):
+        os.remove(side)
+        _symlink("/dev/zero", side)
+    cases.append(Case("sidecar_dev_zero", kind, dst))
+    dst = _copy_graph(valid, p("sidecar_flipped"))
+    side = sidecars(dst)[0]
+    blob = bytearray(open(side, "rb").read())
+    blob[-1] ^= 0xFF
+    _write(side, bytes(blob))
+    cases.append(Case("sidecar_flipped_byte", kind, dst))
+    for name, blob in _hostile_safetensors().items():
+        dst = _copy_graph(valid, p("sidecar_" + name))
+        _retarget_sidecar(dst, blob)
+        cases.append(Case("sealed_sidecar_" + name, kind, dst))
+
+    return cases
+
+
+def _huge_const(ops):
+    """A Const whose array claims 2**40 elements with 4 bytes of data."""
+    for op in ops:
+        value = op["attrs"].get("value", {})
+        if "array" in value and "b64" in value["array"]:
+            value["array"]["shape"] = [2 ** 20, 2 ** 20]
+            return
+    raise AssertionError("no inline constant to tamper with")
+
+
+def _huge_fill(ops):
+    """Make every 1-D int constant of two entries say [2**31, 2**31]."""
+    import base64
+    for op in ops:
+        array = op["attrs"].get("value", {}).get("array")
+        if array and array.get("dtype") == "int32" and array.get("shape") == [2]:
+            array["b64"] = base64.b64encode(
+                np.array([2 ** 31 - 1, 2 ** 31 - 1], np.int32).tobytes()).decode()
+
+
+def _reshape_chain(data):
+    """The exponential-folding reproducer: 39 Reshapes of the previous output by itself."""
+    graph = _graph_part(data)
+    const = {"name": "chain0", "type": "Const", "inputs": [], "control_inputs": [],
+             "device": "", "attrs": {"value": {"array": {"dtype": "int32", "shape": [1],
+                                                         "b64": "AQAAAA=="}},
+                                     "dtype": {"dtype": "int32"}},
+             "outputs": [{"dtype": "int32", "shape": [1]}], "frame": ["chain.py", 1, "f"]}
+    chain = [const]
+    for i in range(1, 40):
+        prev = f"chain{i - 1}:0"
+        chain.append({"name": f"chain{i}", "type": "Reshape", "inputs": [prev, prev],
+                      "control_inputs": [], "device": "", "attrs": {},
+                      "outputs": [{"dtype": "int32", "shape": [1]}],
+                      "frame": ["chain.py", i + 1, "f"]})
+    graph["ops"] = chain + graph["ops"]
+
+
+@functools.lru_cache(maxsize=2)
+def _hostile_safetensors(many_entries=200_000) -> dict:
+    """Hand-made safetensors files that lie about themselves; one of them has a
+    header of ``many_entries`` entries."""
+    good = {"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}
+    data = np.arange(2, dtype=np.float32).tobytes()
+    entries = ("{" + ",".join(f'"t{i}":{{"dtype":"F32","shape":[0],"data_offsets":[0,0]}}'
+                              for i in range(many_entries)) + "}").encode()
+    return {
+        "empty": b"",
+        "short_length": b"\x05\x00",
+        "header_longer_than_file": safetensors_bytes(good, data, header_len=10_000),
+        "header_2_to_63": safetensors_bytes(good, data, header_len=2 ** 63),
+        "header_not_json": struct.pack("<Q", 6) + b"\xff\xfe{{{{" + data,
+        "header_array": safetensors_bytes([1, 2], data),
+        "header_deep": struct.pack("<Q", 400_000) + b"[" * 200_000 + b"]" * 200_000,
+        "bf16": safetensors_bytes({"w": {"dtype": "BF16", "shape": [4],
+                                         "data_offsets": [0, 8]}}, data),
+        "unknown_dtype": safetensors_bytes({"w": {"dtype": "Q9", "shape": [2],
+                                                  "data_offsets": [0, 8]}}, data),
+        "huge_shape": safetensors_bytes({"w": {"dtype": "F32", "shape": [2 ** 31, 2 ** 31],
+                                               "data_offsets": [0, 8]}}, data),
+        "negative_shape": safetensors_bytes({"w": {"dtype": "F32", "shape": [-2],
+                                                   "data_offsets": [0, 8]}}, data),
+        "offsets_past_end": safetensors_bytes({"w": {"dtype": "F32", "shape": [2],
+                                                     "data_offsets": [0, 10 ** 12]}}, data),
+        "offsets_reversed": safetensors_bytes({"w": {"dtype": "F32", "shape": [2],
+                                                     "data_offsets": [8, 0]}}, data),
+        f"{many_entries}_entries": safetensors_bytes(entries),
+    }
+
+
+def _checkpoint_cases(valid_prefix, d):
+    """Hostile checkpoint data files (for the reader and for Saver.restore)."""
+    data_file = valid_prefix + ".safetensors"
+    blob = open(data_file, "rb").read()
+    (hlen,) = struct.unpack("<Q", blob[:8])
+    header = json.loads(blob[8:8 + hlen])
+    body = blob[8 + hlen:]
+    cases = []
+
+    def add(name, content=None, make=None, expect=ERROR):
+        prefix = os.path.join(d, f"ckpt-{name}")
+        if make is not None:
+            make(prefix + ".safetensors")
+        else:
+            _write(prefix + ".safetensors", content)
+        for kind in ("checkpoint", "restore"):
+            cases.append(Case(name, kind, prefix, expect))
+
+    def with_meta(**changes):
+        h = json.loads(json.dumps(header))
+        h["__metadata__"].update(changes)
+        return safetensors_bytes(h, body)
+
+    for kind in ("checkpoint", "restore"):
+        cases.append(Case("valid", kind, valid_prefix, OK))
+    # 1.5 million entries: the size of the header that once took 1.3 GB and 8 s.
+    for name, hostile in _hostile_safetensors(1_500_000).items():
+        add(name, hostile)
+    add("truncated_data", blob[:-5])
+    add("truncated_header", blob[: 8 + hlen // 2])
+    flipped = bytearray(blob)
+    flipped[-1] ^= 0x01
+    add("flipped_data_byte", bytes(flipped))
+    add("crc32_is_list", with_meta(crc32=json.dumps([1, 2])))
+    add("crc32_is_string", with_meta(crc32="not json"))
+    add("crc32_values_strings", with_meta(crc32=json.dumps({"weights": "x"})), expect=ANY)
+    add("global_step_arabic_digits", with_meta(global_step="\u0661\u0662"), expect=ANY)
+    add("global_step_huge", with_meta(global_step="9" * 5000), expect=ANY)
+    add("format_version_text", with_meta(format_version="abc"))
+    add("format_version_future", with_meta(format_version="99"))
+    add("metadata_not_strings", safetensors_bytes(
+        dict(header, __metadata__={"crc32": {"a": 1}}), body))
+    entry = json.dumps(header["weights"]).encode()
+    duplicated = b'{"weights": ' + entry + b', "weights": ' + entry + b"}"
+    add("duplicate_keys", struct.pack("<Q", len(duplicated)) + duplicated + body, expect=ANY)
+    add("fifo", make=_fifo)
+    add("dev_zero", make=lambda path: _symlink("/dev/zero", path))
+    add("directory", make=os.mkdir)
+    return cases
+
+
+def _state_cases(valid_dir, d):
+    """Hostile ``checkpoint`` state files, each in a directory of its own."""
+    cases = [Case("valid", "checkpoint_state", valid_dir, OK)]
+
+    def add(name, content=None, make=None, expect=ERROR):
+        directory = os.path.join(d, f"state-{name}")
+        os.mkdir(directory)
+        path = os.path.join(directory, "checkpoint")
+        if make is not None:
+            make(path)
+        else:
+            _write(path, content)
+        cases.append(Case(name, "checkpoint_state", directory, expect))
+
+    add("binary", bytes(range(256)))
+    add("long_line", b"model_checkpoint_path: \"" + b"a" * 10_000_000 + b"\"\n", expect=ANY)
+    add("many_lines", b'model_checkpoint_path: "m"\n'
+        + b'all_model_checkpoint_paths: "m"\n' * 200_000, expect=ANY)
+    add("bad_escape", b'model_checkpoint_path: "a\\qb"\n')
+    add("nul_byte", b'model_checkpoint_path: "a\x00b"\n', expect=ANY)
+    add("octal_invalid_utf8", b'model_checkpoint_path: "\\377\\376"\n')
+    add("unknown_field", b'model_checkpoint_path: "m"\nrun_command: "rm -rf /"\n')
+    add("outside_directory", b'model_checkpoint_path: "/etc/passwd"\n', expect=ANY)
+    add("traversal", b'model_checkpoint_path: "../../../../etc/shadow"\n', expect=ANY)
+    add("infinite_timestamp", b'model_checkpoint_path: "m"\n'
+        b'all_model_checkpoint_timestamps: 1e999\n', expect=ANY)
+    add("no_model_path", b'all_model_checkpoint_paths: "m"\n')
+    add("fifo", make=_fifo)
+    add("dev_zero", make=lambda path: _symlink("/dev/zero", path))
+    return cases
+
+
+def _onnx_cases(valid, d):
+    """Hostile ONNX models for ``python -m staticgraph show``."""
+    import onnx
+    from onnx import TensorProto, helper
+    text = open(valid, "rb").read()
+    p = lambda name: os.path.join(d, f"onnx-{name}.onnx")  # noqa: E731
+    cases = [Case("valid", "show", valid, OK),
+             Case("empty", "show", _write(p("empty"), b"")),
+             Case("random_bytes", "show", _write(p("random"),
+                                                np.random.default_rng(0).bytes(4096))),
+             Case("truncated", "show", _write(p("truncated"), text[: len(text) // 2])),
+             Case("fifo", "show", _fifo(p("fifo"))),
+             Case("dev_zero", "show", _symlink("/dev/zero", p("zero"))),
+             Case("json_garbage", "show", _write(p("json").replace(".onnx", ".json"),
+                                                 b"{" * 100_000))]
+    # A model whose tensor lives in "external data" outside its directory.
+    model = onnx.load(valid)
+    init = model.graph.initializer[0]
+    init.ClearField("raw_data")
+    init.ClearField("float_data")
+    init.data_location = TensorProto.EXTERNAL
+    init.external_data.add(key="location", value="../../../../../../etc/passwd")
+    cases.append(Case("external_data_traversal", "show",
+                      _write(p("external"), model.SerializeToString()), ANY))
+    # Nested If subgraphs, far deeper than protobuf lets a producer write.
+    cases.append(Case("nested_if_300", "show", _write(p("nested"), _nested_if_model(300)),
+                      expect=ANY))
+    # Shapes with absurd dimensions, and a long chain of nodes.
+    huge = helper.make_model(helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])], "huge",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2 ** 62, 2 ** 62])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2 ** 62, 2 ** 62])]))
+    cases.append(Case("huge_dims", "show", _write(p("huge"), huge.SerializeToString()), ANY))
+    nodes = [helper.make_node("Relu", [f"t{i}"], [f"t{i + 1}"]) for i in range(20_000)]
+    chain = helper.make_model(helper.make_graph(
+        nodes, "chain", [helper.make_tensor_value_info("t0", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("t20000", TensorProto.FLOAT, [1])]))
+    cases.append(Case("chain_20k_nodes", "show", _write(p("chain"), chain.SerializeToString()),
+                      OK))
+    return cases
+
+
+def _varint(n) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(number, payload: bytes) -> bytes:
+    """A length-delimited protobuf field."""
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _nested_if_model(depth) -> bytes:
+    """An ONNX ModelProto, encoded by hand, of ``depth`` If nodes each holding the next
+    as its then-branch: deeper than protobuf's own writer allows."""
+    graph = _field(1, _field(4, b"Identity") + _field(1, b"x") + _field(2, b"y"))
+    for _ in range(depth):
+        attribute = _field(1, b"then_branch") + _field(6, graph) + _varint(20 << 3) + b"\x05"
+        graph = _field(1, _field(4, b"If") + _field(1, b"c") + _field(2, b"y")
+                       + _field(5, attribute))
+    opset = _field(8, _field(1, b"") + _varint(2 << 3) + _varint(18))
+    return _varint(1 << 3) + _varint(8) + _field(7, graph) + opset
+
+
+def _run_graph_cases(valid, d):
+    """Graph files whose names and strings look like code, loaded and run."""
+    injections = ["x'] + __import__('os').system('touch /tmp/pwned') + ['",
+                  'x"); __import__("os").system("touch /tmp/pwned"); ("',
+                  "x\n__import__('os').system('touch /tmp/pwned')\n#"]
+    cases = [Case("valid", "run_graph", valid, OK)]
+    for i, text in enumerate(injections):
+        for where in ("name", "device"):
+            dst = _copy_graph(valid, os.path.join(d, f"run-{where}-{i}.json"))
+
+            def mutate(data, text=text, where=where):
+                ops = _graph_part(data)["ops"]
+                old = ops[-1]["name"] if where == "name" else None
+                for op in ops:
+                    if where == "device":
+                        op["device"] = text
+                    elif op["name"] == old:
+                        op["name"] = text + "loss"
+            rewrite_json(dst, dst, mutate)
+            cases.append(Case(f"code_in_{where}_{i}", "run_graph", dst, ANY))
+    return cases
+
+
+def hostile_cases(directory) -> list:
+    """Write the whole corpus under ``directory``; the list of :class:`Case`."""
+    valid = make_valid_files(directory)
+    hostile = os.path.join(directory, "hostile")
+    os.makedirs(hostile)
+    cases = []
+    cases += _json_cases("graph_file", valid["graph_file"], hostile)
+    cases += _json_cases("meta_graph", valid["meta_graph"], hostile)
+    cases += _checkpoint_cases(valid["checkpoint"], hostile)
+    cases += _state_cases(valid["checkpoint_state"], hostile)
+    cases += _run_graph_cases(valid["graph_file"], hostile)
+    cases += _onnx_cases(valid["show"], hostile)
+    return cases

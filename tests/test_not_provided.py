@@ -1,0 +1,34 @@
+"""TF1 names staticgraph lacks raise NotProvidedError naming them, never a bare AttributeError."""
+
+import pytest
+
+import staticgraph as tf
+from staticgraph.not_provided import NotProvidedError
+
+
+@pytest.mark.parametrize("module, name, says", [
+    (tf, "cond", "control flow"),
+    (tf, "while_loop", "control flow"),
+    (tf, "layers", "model-building"),
+    (tf, "data", "tf.data"),
+    (tf.compat.v1, "app", "tf.app"),
+    (tf.nn, "rnn_cell", "model-building"),
+    (tf.train, "MonitoredTrainingSession", "does not support it yet"),
+    (tf.losses, "no_such_loss", "does not support it yet"),
+    (tf.math, "no_such_function", "does not support it yet"),
+    (tf.metrics, "no_such_metric", "does not support it yet"),
+    (tf.random, "no_such_sampler", "does not support it yet"),
+])
+def test_missing_names_say_staticgraph_does_not_provide_them(module, name, says):
+    with pytest.raises(NotProvidedError) as info:
+        getattr(module, name)
+    message = str(info.value)
+    assert f".{name}" in message and "staticgraph does not provide" in message
+    assert says in message
+
+
+def test_not_provided_is_an_attribute_error_so_hasattr_works():
+    assert issubclass(NotProvidedError, AttributeError)
+    assert not hasattr(tf, "cond")
+    assert getattr(tf.nn, "rnn_cell", "fallback") == "fallback"
+    assert hasattr(tf, "Summary") and hasattr(tf.train, "AdamOptimizer")
