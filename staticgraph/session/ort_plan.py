@@ -11,10 +11,17 @@ other reads B and writes A. A run picks the binding whose input is the
 variable's current buffer, so steady training rebinds nothing and never binds one
 buffer as both input and output (onnxruntime would compute with a buffer it is
 overwriting). Fetched values are copied to numpy; nothing else leaves the device.
+
+Plans of one session share what is large: constants of ``SHARED_CONSTANT_BYTES`` or
+more leave the model and become graph inputs, bound from one OrtValue per constant
+(``VariableStore.constants``), and CPU intermediates come from one arena registered
+with onnxruntime's environment. A plan's own memory is then its small model and its
+InferenceSession (``memory_estimate``, which the session's plan cache is bounded by).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 
@@ -27,11 +34,22 @@ from .feeds import inline_feed_check, make_feed_converter
 from .fetches import FetchTemplate
 from . import ort_device
 from .ort_device import device_name, normalize_device
-from .plan import _check_placeholders, _resolve_feeds, uninitialized_error
+from .plan import (_check_placeholders, _resolve_feeds, closed_during_run,
+                   uninitialized_error)
 
-__all__ = ["OrtPlan"]
+__all__ = ["OrtPlan", "SHARED_CONSTANT_BYTES"]
 
 _NODE_IN_ERROR = re.compile(r"[Nn]ame:\s*'([^']*)'")
+_DIVISION_BY_ZERO = re.compile(r"[Ii]nteger (division|modulo) by zero")
+
+# Constants of at least this many bytes are not embedded in a plan's model: they
+# become graph inputs, bound from one OrtValue per constant and session, which every
+# plan of the session shares (smaller ones stay initializers onnxruntime can fold).
+SHARED_CONSTANT_BYTES = 64 * 1024
+
+# What one plan costs beyond its model and buffers: the InferenceSession, its
+# kernels and bindings (measured: ~180 KB for a small plan on the CPU).
+_SESSION_OVERHEAD_BYTES = 192 * 1024
 
 
 class _Binding:
@@ -77,23 +95,63 @@ class OrtPlan:
                               feed_names=[t.name for t in self.feed_tensors])
         self.model = lowered.model
         self._node_ops = lowered.node_ops
+        large = _take_large_constants(self.model.graph)  # [(input name, key, array)]
+        if large:
+            # a fresh message: the old one's memory (protobuf's arena) still holds the
+            # constants' bytes after their removal
+            import onnx
+            self.model = onnx.ModelProto.FromString(self.model.SerializeToString())
+            lowered.model = self.model
         device, explicit = self._placement(session)
         import onnxruntime as ort
         options = ort.SessionOptions()
-        options.log_severity_level = 3
+        options.log_severity_level = 4  # failures are raised (as OpErrors), not logged
+        if _shared_cpu_arena():
+            # CPU intermediates come from one arena for all plans of the process, not
+            # one arena per plan that keeps each plan's peak forever
+            options.add_session_config_entry("session.use_env_allocators", "1")
         threads = getattr(session.config, "intra_op_parallelism_threads", 0) or 0
         if threads:
             options.intra_op_num_threads = int(threads)
         if session._log_device_placement:
             options.enable_profiling = True
+        self._failure = None  # an error every run raises (the model cannot run)
+        self._ort, self.device = None, device
         if self.model.graph.output:
-            self._ort, self.device = ort_device.make_session(
-                self.model.SerializeToString(), device, options, explicit)
-        else:  # only operations without effects on values (no_op, grouping)
-            self._ort, self.device = None, device
+            try:
+                self._ort, self.device = ort_device.make_session(
+                    self.model.SerializeToString(), device, options, explicit)
+            except Exception as exc:  # noqa: BLE001 - mapped to the op that failed
+                error = self._session_error(exc)
+                if not isinstance(error, errors.InvalidArgumentError):
+                    raise error from exc
+                # a value the model holds (a constant divisor of zero): like the numpy
+                # backend, every run raises it
+                self._failure = (type(error), error.op, error.message)
+        # else only operations without effects on values (no_op, grouping)
         self._profiling = bool(session._log_device_placement)
         self._setup(lowered)
-        self.fn = self._run
+        constants = session._runtime.variables.constants
+        self._constants = [(name, constants.get(self._ort_device, key, array))
+                           for name, key, array in large]
+
+    @property
+    def fn(self):
+        """``fn(*feed_values)`` -> the fetch structure (like ``Plan.fn``)."""
+        return self._run  # a new bound method: the plan holds no reference to itself
+
+    def memory_estimate(self) -> int:
+        """Bytes this plan holds: its ONNX model (twice: the proto and onnxruntime's
+        graph), its variables' buffer pairs and the InferenceSession itself; not the
+        shared constants (the session's, once)."""
+        pairs = 0
+        for var, _ in self._var_out:
+            op = self._var_ops.get(var)
+            t = op.outputs[0] if op is not None else None
+            if t is not None and t.shape.is_fully_defined() and t.dtype.name != "string":
+                size = int(np.prod(t.shape.raw, dtype=np.int64))
+                pairs += 2 * size * t.dtype.np_dtype.itemsize
+        return _SESSION_OVERHEAD_BYTES + 2 * self.model.ByteSize() + pairs
 
     # ---------------------------------------------------------------- placement
     def _placement(self, session):
@@ -151,10 +209,20 @@ class OrtPlan:
         self._rebuild = env["rebuild"]
         self._required = [v for v, _ in self._var_in]
         self._var_ops = {op.name: op for op in self.ops if op.op_def.is_variable}
+        self._makers = {var: self._device_maker(var) for var in self._required}
 
-    def _to_device(self, array):
-        array = np.ascontiguousarray(array)
-        return self._ortmod.OrtValue.ortvalue_from_numpy(array.copy(), self._ort_device, 0)
+    def _device_maker(self, var):
+        """``make(host value)`` -> a new OrtValue of variable ``var`` with exactly the
+        value's shape (a scalar stays a scalar) in the variable's dtype."""
+        op = self._var_ops[var]
+        dtype = object if op.outputs[0].dtype.name == "string" else op.outputs[0].dtype.np_dtype
+        from_numpy, device = self._ortmod.OrtValue.ortvalue_from_numpy, self._ort_device
+
+        def make(value):
+            # np.array copies (the device value never aliases the host's) and keeps
+            # 0-d arrays 0-d (np.ascontiguousarray would make them shape (1,))
+            return from_numpy(np.array(value, dtype=dtype, order="C", copy=True), device, 0)
+        return make
 
     def _pair(self, var):
         pair = self._pairs.get(var)
@@ -175,22 +243,35 @@ class OrtPlan:
         if session._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         feeds = self._convert(*feeds)
+        if self._failure is not None:
+            cls, op, message = self._failure
+            raise cls(None, op, message)
         if self._ort is None:
             return self._rebuild([None] * len(self._fetch_index))
         store = session._runtime.variables
         for var in self._required:
             if var not in store:
+                if session._closed:
+                    raise closed_during_run()
                 raise uninitialized_error([(v, self._var_ops[v]) for v in self._required
                                            if v not in store], self._origin)
+        # Session.close() clears the variables under update_lock: a run holding it
+        # finishes first; one that starts after finds them gone.
         with self._lock, session._runtime.update_lock:
-            binding = self._bind(store, feeds)
+            try:
+                binding = self._bind(store, feeds)
+            except KeyError:
+                if session._closed:
+                    raise closed_during_run() from None
+                raise
             try:
                 self._ort.run_with_iobinding(binding.binding)
             except Exception as exc:  # noqa: BLE001 - mapped to the op that failed
                 raise self._op_error(exc, feeds) from exc
             outs = binding.binding.get_outputs()
-            for var, value in self._new_values(binding, outs):
-                store.set_device(var, value)
+            if not session._closed:  # a closed session keeps no new values
+                for var, value in self._new_values(binding, outs):
+                    store.set_device(var, value)
             values = [outs[p].numpy() for p in self._fetch_pos]
         if self._profiling:
             self._log_placement()
@@ -206,7 +287,11 @@ class OrtPlan:
     def _bind(self, store, feeds):
         if self._bindings is None:
             self._bindings = [_Binding(self._ort) for _ in range(2)]
-        current = {var: store.device_value(var, self._to_device) for var in self._required}
+            for b in self._bindings:  # the shared constants, bound once
+                for name, value in self._constants:
+                    b.binding.bind_ortvalue_input(name, value)
+        makers = self._makers
+        current = {var: store.device_value(var, makers[var]) for var in self._required}
         # The binding already set up for the current buffers; else the one not used
         # last, so that steady runs alternate between the two without rebinding.
         chosen = None
@@ -220,6 +305,7 @@ class OrtPlan:
         io = chosen.binding
         for name, value in zip(self._feed_names, feeds):
             io.bind_cpu_input(name, value)
+        self._bind_random_streams(io)
         for name in self._fetch_names:  # fresh buffers: values returned earlier stay intact
             io.bind_output(name, "cpu")
         for var, name in self._var_in:
@@ -239,6 +325,23 @@ class OrtPlan:
                 chosen.outputs[name] = buf
         return chosen
 
+    # ---- random streams (reliability #13) -------------------------------------------
+    def _bind_random_streams(self, io):
+        """Bind each random op's key and next execution counter from the session's
+        runtime, which the numpy kernels advance too: both backends continue one stream
+        (see ``staticgraph.ops.random_bits``)."""
+        runtime = self._session._runtime
+        streams = self.__dict__.get("_random_streams")
+        if streams is None:
+            streams = self._random_streams = runtime.random_stream_inputs(self.model)
+        values = []
+        for name, value in runtime.random_feeds(streams):
+            value = self._ortmod.OrtValue.ortvalue_from_numpy(value)
+            io.bind_ortvalue_input(name, value)
+            values.append(value)
+        self._random_values = values  # kept alive until the next run binds new ones
+    # ---- end of random streams ------------------------------------------------------
+
     def _new_values(self, binding, outs):
         """``[(variable, its new OrtValue)]`` after a run: the pair buffer written (the
         same object, so the next run can tell which buffer is current), or the value
@@ -257,6 +360,7 @@ class OrtPlan:
         if op is None:
             return errors.InvalidArgumentError(None, None, f"onnxruntime failed: {message}")
         user = self._origin(op)
+        message = _plain_message(message, user)
         fed = {id(t): v for t, v in zip(self._run_feeds, feeds)}
         store = self._session._runtime.variables
         shapes = []
@@ -273,6 +377,40 @@ class OrtPlan:
         return errors.InvalidArgumentError(
             None, user, f"{message}\n\t [[node {user.name} (op: {user.type}, input shapes: "
                         f"{', '.join(shapes)}) defined at {user.user_location} ]]")
+
+    def _session_error(self, exc):
+        """onnxruntime's failure to create the session as an OpError naming the user's
+        op: an integer division by a constant zero is an InvalidArgumentError, as it is
+        when the numpy backend runs it."""
+        message = str(exc)
+        match = _NODE_IN_ERROR.search(message)
+        op = self._node_ops.get(match.group(1)) if match else None
+        zero_division = _DIVISION_BY_ZERO.search(message) is not None
+        if op is None and zero_division:
+            op = self._constant_zero_divisor()
+        cls = errors.InvalidArgumentError if zero_division else (
+            errors.UnimplementedError if "NOT_IMPLEMENTED" in message else errors.InternalError)
+        if op is None:
+            return cls(None, None, f"onnxruntime cannot run this plan: {message}")
+        user = self._origin(op)
+        return cls(None, user, f"{_plain_message(message, user)}\n\t [[node {user.name} "
+                               f"(op: {user.type}) defined at {user.user_location} ]]")
+
+    def _constant_zero_divisor(self):
+        """The op of the first integer Div/Mod node whose divisor is a constant holding
+        a zero (onnxruntime checks those while creating the session), or None."""
+        from onnx import numpy_helper
+        inits = {i.name: i for i in self.model.graph.initializer}
+        for node in self.model.graph.node:
+            if node.op_type not in ("Div", "Mod") or len(node.input) < 2:
+                continue
+            init = inits.get(node.input[1])
+            if init is None:
+                continue
+            value = numpy_helper.to_array(init)
+            if value.dtype.kind in "iu" and not value.all():
+                return self._node_ops.get(node.name)
+        return None
 
     # ---------------------------------------------------------------- placement log
     def _log_placement(self):
@@ -309,3 +447,61 @@ class OrtPlan:
                 placed[user.name] = (device, user.type)
         for name, (device, op_type) in placed.items():
             print(f"{name}: ({op_type}): {device_name(device)}", file=sys.stderr)
+
+
+_arena_lock = threading.Lock()
+_arena = []  # [True] once the shared CPU arena is registered, [False] if it cannot be
+
+
+def _shared_cpu_arena() -> bool:
+    """Register one CPU memory arena with onnxruntime's environment (once per process);
+    True when sessions can use it."""
+    if _arena:
+        return _arena[0]
+    import onnxruntime as ort
+    with _arena_lock:
+        if not _arena:
+            try:
+                info = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0,
+                                         ort.OrtMemType.DEFAULT)
+                ort.create_and_register_allocator(info, None)
+                _arena.append(True)
+            except Exception:  # noqa: BLE001 - then each session keeps its own arena
+                _arena.append(False)
+    return _arena[0]
+
+
+def _plain_message(message, user):
+    """onnxruntime's message, led by the numpy backend's words where they differ."""
+    if _DIVISION_BY_ZERO.search(message):
+        return f"Integer division by zero in {user.type} (onnxruntime: {message.strip()})"
+    return message
+
+
+def _take_large_constants(graph):
+    """Move the initializers of at least ``SHARED_CONSTANT_BYTES`` out of ``graph``:
+    each becomes a graph input of the same name. Returns ``[(name, key, array)]``,
+    ``key`` naming the content (dtype, shape and SHA-256 of the bytes)."""
+    from onnx import TensorProto, helper
+    taken, keep = [], []
+    for i, init in enumerate(graph.initializer):
+        if init.data_type == TensorProto.STRING or init.data_location == TensorProto.EXTERNAL \
+                or not init.HasField("raw_data"):
+            continue
+        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(init.data_type))
+        dims = tuple(int(d) for d in init.dims)
+        if int(np.prod(dims, dtype=np.int64)) * dtype.itemsize < SHARED_CONSTANT_BYTES:
+            continue
+        raw = init.raw_data
+        key = (init.data_type, dims, hashlib.sha256(raw).digest())
+        array = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).reshape(dims)
+        if not array.dtype.isnative:
+            array = array.astype(dtype)
+        taken.append((init.name, key, array))
+        keep.append(i)
+    for i in reversed(keep):
+        init = graph.initializer[i]
+        graph.input.append(helper.make_tensor_value_info(init.name, init.data_type,
+                                                         list(init.dims)))
+        del graph.initializer[i]
+    return taken

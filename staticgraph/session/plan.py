@@ -80,7 +80,15 @@ class Plan:
         self._session = session
         self._line_ops, self._op_args = {}, {}
         self._program = self._step_ops = self._regs = None
+        self._const_bytes = 0
         self._build(runtime, fed)
+
+    def memory_estimate(self) -> int:
+        """Bytes this plan holds: constants folded for it (not the graph's own values),
+        its generated code and its bookkeeping; for the session's plan cache."""
+        steps = len(self._program) if self._program is not None else 0
+        return (_PLAN_OVERHEAD_BYTES + 8 * len(self.source) + 200 * steps
+                + 400 * len(self.ops) + self._const_bytes)
 
     # ------------------------------------------------------------------ codegen
     def _build(self, runtime, fed):
@@ -139,6 +147,8 @@ class Plan:
             if value is not None:
                 name = f"c{op._id}"
                 consts[name] = value
+                if not any(value is a for a in self._origin(op).attrs.values()):
+                    self._const_bytes += getattr(value, "nbytes", 0)  # not the user's own
                 names[id(op.outputs[0])] = name
                 aliasing[id(op.outputs[0])] = True
                 continue
@@ -203,6 +213,9 @@ class Plan:
         env["_ok"] = self._vars_ok
         env["_check_vars"] = self._check_vars
         prologue = ["if _s._closed: _closed()", "if not _ok[0]: _check_vars()"]
+        # A plan that writes variables and finishes after close() drops what it wrote:
+        # a closed session holds no values.
+        self._epilogue = ["if _s._closed: V.clear()"] if self.written else []
         if len(calls) > MAX_GENERATED_CALLS:
             self._build_program(env, prologue + feed_lines, calls, consts, ret)
         else:
@@ -229,7 +242,7 @@ class Plan:
         params = "".join(f"f{i}, " for i in range(nfeeds))
         defaults = ", ".join(f"{k}={k}" for k in env)
         header = [f"def plan({params}*, {defaults}):", "    try:"]
-        body = lines + [f"return {ret}"]
+        body = lines + _returning(ret, self._epilogue)
         offset = len(header) + 1  # line numbers are 1-based
         self._line_ops = {k + offset: v for k, v in line_ops.items()}
         footer = ["    except Exception as _e:", "        raise _fail(_e, locals())"]
@@ -310,7 +323,7 @@ class Plan:
         env.update({"_run": _interpret, "_prog": program, "_R0": initial})
         lines = list(head_lines) + ["R = _R0.copy()"]
         lines += [f"R[{r}] = f{i}" for i, r in enumerate(feed_regs)]
-        lines += ["_run(R, V, _prog)", f"return {ret}"]
+        lines += ["_run(R, V, _prog)"] + _returning(ret, self._epilogue)
         nfeeds = len(self.feed_tensors)
         params = "".join(f"f{i}, " for i in range(nfeeds))
         defaults = ", ".join(f"{k}={k}" for k in env)
@@ -349,6 +362,8 @@ class Plan:
     def _check_vars(self):
         missing = [(n, op) for n, op in self._required if n not in self._variables]
         if missing:
+            if self._session._closed:
+                raise closed_during_run()
             raise uninitialized_error(missing, self._origin)
         self._vars_ok[0] = True
 
@@ -367,8 +382,16 @@ class Plan:
                 step_locals = tb.tb_frame.f_locals
                 run_op = self._step_ops.get(id(step_locals.get("step")))
                 registers = step_locals.get("R")
+        if self._session._closed and (run_op is not None or isinstance(exc, KeyError)):
+            # close() released the state (variables) this run was using; what the run
+            # wrote since is dropped too
+            if self.written:
+                self._variables.clear()
+            new = closed_during_run()
+            new.__cause__ = exc
+            return new
         if run_op is None:
-            return exc
+            return exc  # a bad feed, or the session was closed before the run
         op = self._origin(run_op)  # the user's op (the optimizer may have rewritten it)
         shapes = []
         for expr in self._op_args.get(run_op.name, ()):
@@ -462,6 +485,13 @@ def _kernel_of(op_def, op, runtime):
     return cached[2]
 
 
+def _returning(ret, epilogue):
+    """The generated lines returning expression ``ret`` after the ``epilogue`` lines."""
+    if not epilogue:
+        return [f"return {ret}"]
+    return [f"_out = {ret}"] + epilogue + ["return _out"]
+
+
 def _viewed_inputs(op):
     """The inputs whose memory the op's outputs may share (``OpDef.returns_view``)."""
     views = op.op_def.returns_view
@@ -470,8 +500,18 @@ def _viewed_inputs(op):
     return [op.inputs[j] for j in views] if views else ()
 
 
+# A small plan's own memory: its generated function, closures and bookkeeping.
+_PLAN_OVERHEAD_BYTES = 8 * 1024
+
+
 def _raise_closed():
     raise RuntimeError("Attempted to use a closed Session.")
+
+
+def closed_during_run():
+    """The error of a run that was in flight when its session was closed."""
+    return errors.CancelledError(None, None, "Session was closed while this run was in "
+                                             "flight: it was cancelled.")
 
 
 def _resolve_feeds(graph, feed_keys):

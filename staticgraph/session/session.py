@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import threading
@@ -16,7 +17,10 @@ from .runtime import Runtime
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
 
-_MAX_PLANS = 4096
+# Compiled plans a session keeps, in bytes: an estimate of each plan's memory (its
+# folded constants and generated code, or its ONNX model, onnxruntime session and
+# variable buffers). Past it, the least recently used plans are dropped.
+PLAN_CACHE_BYTES = 1 << 30
 
 
 BACKENDS = ("numpy", "onnxruntime")
@@ -68,8 +72,15 @@ class Session:
             self._runtime = Runtime(VariableStore())
         else:
             self._runtime = Runtime()
+        # (fetch key, feed keys) -> [run function, last use tick, estimated bytes]
         self._plans = {}
-        self._compile_lock = threading.Lock()
+        self._plan_bytes = 0
+        self._plan_cache_bytes = PLAN_CACHE_BYTES
+        self._ticks = itertools.count(1)
+        # Re-entrant: a fetch's (or feed key's) _as_graph_element() may run this session
+        # while its plan compiles, as TF1 allows.
+        self._compile_lock = threading.RLock()
+        self._compiling = set()  # keys being compiled (by the thread holding the lock)
         self._closed = False
         self._contexts = []
         self.graph._sessions.add(self)
@@ -89,24 +100,32 @@ class Session:
             numpy values (an op gives None), structured like ``fetches``.
 
         Raises:
-            TypeError / ValueError: bad fetches or feeds (checked before any kernel runs).
+            TypeError / ValueError: bad fetches or feeds (checked before any kernel runs);
+                a ``feed_dict`` that is not a dict is a TypeError, as in TF1.
             errors.InvalidArgumentError: a placeholder the fetches need was not fed, or
                 a kernel failed on its inputs.
             errors.FailedPreconditionError: a variable was read before initialization.
             RuntimeError: the session is closed.
+            errors.CancelledError: the session was closed while this run was in flight.
+
+        A fetch's (or feed key's) ``_as_graph_element()`` may itself run the session.
         """
         fkey = fetches if type(fetches) is Tensor else fetch_key(fetches)
+        if feed_dict is not None and feed_dict.__class__ is not dict:
+            feed_dict = _check_feed_dict(feed_dict)
         if feed_dict:
-            plan = self._plans.get((fkey, tuple(feed_dict)))
-            if plan is None:
-                if not isinstance(feed_dict, dict):
-                    raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
-                plan = self._compile(fkey, fetches, tuple(feed_dict))
-            return plan(*feed_dict.values())
-        plan = self._plans.get((fkey, ()))
-        if plan is None:
-            plan = self._compile(fkey, fetches, ())
-        return plan()
+            key = (fkey, tuple(feed_dict))
+            entry = self._plans.get(key)
+            if entry is None:
+                entry = self._compile(key, fetches)
+            entry[1] = next(self._ticks)  # last use, for the cache's LRU order
+            return entry[0](*feed_dict.values())
+        key = (fkey, ())
+        entry = self._plans.get(key)
+        if entry is None:
+            entry = self._compile(key, fetches)
+        entry[1] = next(self._ticks)
+        return entry[0]()
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function ``f(*feed_values)`` equal to ``run(fetches, dict(zip(feed_list, …)))``.
@@ -117,40 +136,76 @@ class Session:
         feed_list = tuple(feed_list or ())
         return self._new_plan(fetches, feed_list)
 
-    def _new_plan(self, fetches, feed_keys):
-        """The run function of a new plan for this signature, on this session's backend."""
+    def _new_plan(self, fetches, feed_keys, sizes=None):
+        """The run function of a new plan for this signature, on this session's backend;
+        appends the plan's estimated memory in bytes to ``sizes`` when given."""
         if self.backend == "onnxruntime":
             from ..export.onnx import OnnxExportError
             from .ort_plan import OrtPlan
             try:
-                return OrtPlan(self, fetches, feed_keys).fn
+                plan = OrtPlan(self, fetches, feed_keys)
             except OnnxExportError as exc:
                 if exc.op is None or exc.op.op_def.onnx is not None:
                     raise
                 _warn_numpy_fallback(exc)
-                return _numpy_plan_beside_device(Plan(self, fetches, feed_keys),
-                                                 self._runtime.variables)
+                plan = Plan(self, fetches, feed_keys)
+                if sizes is not None:
+                    sizes.append(plan.memory_estimate())
+                return _numpy_plan_beside_device(plan, self._runtime.variables)
+            if sizes is not None:
+                sizes.append(plan.memory_estimate())
+            return plan.fn
         plan = Plan(self, fetches, feed_keys)
         if self._log_device_placement:
             _log_numpy_placement(plan.ops, plan._origin)
+        if sizes is not None:
+            sizes.append(plan.memory_estimate())
         return plan.fn
 
-    def _compile(self, fkey, fetches, feed_keys):
+    def _compile(self, key, fetches):
+        """The cache entry of signature ``key`` (compiled now unless another thread just
+        did)."""
         self._check_open()
         with self._compile_lock:
-            key = (fkey, feed_keys)
-            plan = self._plans.get(key)
-            if plan is None:
-                plan = self._new_plan(fetches, feed_keys)
-                if len(self._plans) >= _MAX_PLANS:
-                    self._plans.clear()
-                self._plans[key] = plan
-            return plan
+            entry = self._plans.get(key)
+            if entry is not None:
+                return entry
+            if key in self._compiling:
+                raise RuntimeError(
+                    "Session.run was called again for the same fetches and feeds while "
+                    "their plan was being compiled: a fetch's (or feed key's) "
+                    "_as_graph_element() runs the session on itself, which never ends.")
+            self._compiling.add(key)
+            try:
+                sizes = []
+                fn = self._new_plan(fetches, key[1], sizes)
+            finally:
+                self._compiling.discard(key)
+            entry = [fn, 0, sizes[0] if sizes else 0]
+            if not self._closed:  # a plan compiled while closing is not kept
+                self._cache(key, entry)
+            return entry
+
+    def _cache(self, key, entry):
+        """Keep ``entry``; drop the least recently used plans while over the byte budget."""
+        plans = self._plans
+        plans[key] = entry
+        self._plan_bytes += entry[2]
+        if self._plan_bytes <= self._plan_cache_bytes or len(plans) < 2:
+            return
+        for old_key, old in sorted(plans.items(), key=lambda item: item[1][1]):
+            if self._plan_bytes <= self._plan_cache_bytes:
+                break
+            if old is entry:
+                continue
+            del plans[old_key]
+            self._plan_bytes -= old[2]
 
     def _invalidate_plans(self):
         """Forget compiled plans (the graph's edges changed)."""
         with self._compile_lock:
             self._plans = {}
+            self._plan_bytes = 0
 
     def _check_open(self):
         if self._closed:
@@ -183,9 +238,15 @@ class Session:
 
     # -------------------------------------------------------------- lifecycle
     def close(self):
-        """Release the session's state; later runs raise RuntimeError."""
+        """Release the session's state; later runs raise RuntimeError.
+
+        Runs in flight in other threads either finish normally (their variable
+        updates are dropped) or raise ``errors.CancelledError`` ("Session was
+        closed") when they need state that close() released.
+        """
         self._closed = True
         self._plans = {}
+        self._plan_bytes = 0
         self._runtime.close()  # release the values and worker threads; runs now raise
         self._runtime.rngs.clear()
 
@@ -313,6 +374,24 @@ def _backend_settings(config, backend, device):
         raise ValueError("device='cuda' needs backend='onnxruntime' (the numpy backend runs "
                          "on the CPU)")
     return backend, device
+
+
+def _check_feed_dict(feed_dict):
+    """``feed_dict`` when it is a dict (or empty, as TF1 accepts); else a TypeError."""
+    if isinstance(feed_dict, dict):
+        return feed_dict
+    if isinstance(feed_dict, (list, tuple)) and not feed_dict:
+        return None
+    text = repr(feed_dict)
+    if len(text) > 120:
+        text = text[:117] + "..."
+    hint = ""
+    if isinstance(feed_dict, (list, tuple)) and all(
+            isinstance(p, tuple) and len(p) == 2 for p in feed_dict):
+        hint = " It looks like (tensor, value) pairs: pass dict(pairs) instead."
+    raise TypeError(f"feed_dict must be a dict mapping tensors (or tensor names) to values, "
+                    f"like {{x: value}} (TF1: 'input must be a dictionary'), but got a "
+                    f"{type(feed_dict).__name__}: {text}.{hint}")
 
 
 _fallback_warned = set()

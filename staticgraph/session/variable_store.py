@@ -9,9 +9,12 @@ host writes a new value.
 
 from __future__ import annotations
 
+import threading
+import weakref
+
 import numpy as np
 
-__all__ = ["VariableStore"]
+__all__ = ["VariableStore", "SharedConstants"]
 
 
 class VariableStore(dict):
@@ -24,6 +27,7 @@ class VariableStore(dict):
     def __init__(self):
         super().__init__()
         self.device = {}   # name -> OrtValue (the current value when present)
+        self.constants = SharedConstants()  # large constants, shared by the plans
 
     # ------------------------------------------------------------- host side
     def __missing__(self, name):
@@ -109,3 +113,31 @@ class VariableStore(dict):
         for name in names:
             if dict.__contains__(self, name):
                 self.device.pop(name, None)
+
+
+class SharedConstants:
+    """One OrtValue per large constant (by device and content) for all plans of a
+    session; an entry lives while a plan holds it."""
+
+    def __init__(self):
+        self._values = weakref.WeakValueDictionary()
+        self._lock = threading.Lock()
+
+    def get(self, device, key, array):
+        """The shared OrtValue of ``array`` on ``device`` (``key``: its content)."""
+        import onnxruntime as ort
+        with self._lock:
+            value = self._values.get((device, key))
+            if value is None:
+                # On the CPU the OrtValue uses the array's memory (no copy); the array
+                # is the only other copy, and the plan's model no longer holds one.
+                value = ort.OrtValue.ortvalue_from_numpy(array, device, 0)
+                self._values[(device, key)] = value
+            return value
+
+    def __len__(self):
+        return len(self._values)
+
+    def clear(self):
+        with self._lock:
+            self._values.clear()

@@ -5,6 +5,7 @@ onnxruntime between runs, the two swapped I/O bindings, numpy fallback, placemen
 Tests marked ``gpu`` run only where onnxruntime's CUDA provider works.
 """
 
+import gc
 import warnings
 
 import numpy as np
@@ -177,3 +178,110 @@ def test_cuda_forward_matches_numpy_with_dynamic_batch(g):
     for batch in (1, 33):
         xb = np.random.default_rng(batch).standard_normal((batch, 16)).astype(np.float32)
         np.testing.assert_allclose(gpu.run(y, {x: xb}), cpu.run(y, {x: xb}), rtol=1e-4, atol=1e-6)
+
+
+def _adam_with_summary():
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    w = tf.Variable(np.array([[0.5], [-0.25]], np.float32), name="w")
+    b = tf.Variable(0.1, name="b")  # a scalar variable
+    step = tf.train.get_or_create_global_step()  # a scalar int64 variable
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - 1.0))
+    train = tf.train.AdamOptimizer(0.05).minimize(loss, global_step=step)
+    summary = tf.summary.scalar("loss", loss)  # no ONNX lowering: runs on numpy
+    return x, train, summary, loss, tf.train.Saver(), tf.global_variables_initializer()
+
+
+def _alternate_paths(backend, tmp_path):
+    """Train while alternating onnxruntime runs, numpy fallbacks and host writes; the
+    variables' values after each phase."""
+    g = tf.Graph()
+    with g.as_default():
+        x, train, summary, loss, saver, init = _adam_with_summary()
+        variables = {v.op.name: v for v in tf.global_variables()}
+    xb = np.array([[1.0, 2.0], [0.5, -1.0], [2.0, 0.0]], np.float32)
+    sess = tf.Session(graph=g, backend=backend, device="cpu" if backend != "numpy" else None)
+    sess.run(init)
+    states = []
+
+    def snapshot():
+        states.append({name: sess.run(v) for name, v in variables.items()})
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the numpy-fallback notice
+        sess.run(train, {x: xb})
+        sess.run(train, {x: xb})
+        path = saver.save(sess, str(tmp_path / f"{backend}-model"))
+        sess.run(train, {x: xb})
+        snapshot()
+        saver.restore(sess, path)            # host values (restore -> train)
+        snapshot()
+        sess.run(train, {x: xb})
+        sess.run(train, {x: xb})
+        snapshot()
+        sess.run([train, summary], {x: xb})  # a training step on numpy (summary -> train)
+        snapshot()
+        sess.run(train, {x: xb})
+        snapshot()
+        blob = sess.run(summary, {x: xb})    # a read on numpy, then train again
+        assert isinstance(blob, bytes)
+        sess.run(train, {x: xb})
+        snapshot()
+        variables["global_step"].load(40, sess)  # a host write of a scalar int64
+        sess.run(train, {x: xb})
+        snapshot()
+    store = sess._runtime.variables
+    if backend == "onnxruntime":  # device values keep the declared shapes
+        assert store.device["global_step"].shape() == []
+        assert store.device["b"].shape() == []
+    sess.close()
+    return states
+
+
+def test_scalar_variables_keep_their_shape_across_backends_paths(g, tmp_path):
+    # restore -> train, summary -> train, numpy fallback -> train, host write -> train
+    expected = _alternate_paths("numpy", tmp_path)
+    got = _alternate_paths("onnxruntime", tmp_path)
+    steps = [3, 2, 4, 5, 6, 7, 41]  # global_step after each phase (by hand)
+    assert [s["global_step"] for s in expected] == steps
+    for want, have in zip(expected, got, strict=True):
+        assert want.keys() == have.keys()
+        for name in want:
+            assert np.shape(have[name]) == np.shape(want[name]), name
+            assert np.asarray(have[name]).dtype == np.asarray(want[name]).dtype, name
+            np.testing.assert_allclose(have[name], want[name], rtol=2e-5, atol=1e-6,
+                                       err_msg=name)
+    assert np.shape(got[-1]["b"]) == () and np.asarray(got[-1]["global_step"]).dtype == np.int64
+
+
+def test_plans_share_large_constants_instead_of_embedding_them(g):
+    big = np.random.default_rng(7).standard_normal(1 << 20).astype(np.float32)  # 4 MB
+    c = tf.constant(big, name="big")
+    x = tf.placeholder(tf.float32, [], name="x")
+    i = tf.placeholder(tf.int32, [None], name="i")
+    fetches = [tf.reduce_sum(c * x), tf.reduce_max(c + x), tf.gather(c, i) * x]
+    truth = [lambda v: np.sum(big.astype(np.float64) * v), lambda v: np.max(big + v),
+             lambda v: big[[5, 0, 9]] * v]
+    sess = tf.Session(backend="onnxruntime", device="cpu")
+    for fetch, want in zip(fetches, truth):
+        np.testing.assert_allclose(sess.run(fetch, {x: 1.5, i: [5, 0, 9]}),
+                                   want(np.float32(1.5)), rtol=1e-4)
+    np.testing.assert_allclose(sess.run(fetches[0], {x: 2.0}), np.sum(big * 2.0), rtol=1e-4)
+    plans = [entry[0].__self__ for entry in sess._plans.values()]
+    assert len(plans) == len(fetches) + 1
+    probe = big[1000:1016].tobytes()  # 64 bytes of the constant
+    shared = set()
+    for plan in plans:
+        blob = plan.model.SerializeToString()
+        assert len(blob) < 64 * 1024 and probe not in blob  # not embedded
+        assert len(plan._constants) == 1
+        shared.add(id(plan._constants[0][1]))
+    assert len(shared) == 1  # one OrtValue, bound by every plan
+    assert len(sess._runtime.variables.constants) == 1
+    del plans, plan
+    gc.disable()  # no reference cycle keeps a dropped plan (and its memory) alive
+    try:
+        sess._invalidate_plans()  # plans dropped: nothing holds the constant any more
+        assert len(sess._runtime.variables.constants) == 0
+    finally:
+        gc.enable()
+    np.testing.assert_allclose(sess.run(fetches[1], {x: 2.0}), np.max(big) + 2.0, rtol=1e-6)

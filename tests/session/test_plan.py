@@ -182,3 +182,22 @@ def test_stateful_ops_behind_folded_constants_still_run(g):
         sess.run(v.initializer)
         assert sess.run(s).tolist() == [2]
         assert sess.run(v).tolist() == [1.0, 1.0]
+
+
+def test_plan_cache_is_bounded_by_bytes_least_recently_used_first(g, backend):
+    x = tf.placeholder(tf.float32, [], name="x")
+    ys = [x * float(i) for i in range(2, 6)]  # four plans of one size
+    sess = tf.Session()
+    for i in range(3):
+        assert sess.run(ys[i], {x: 1.0}) == 2.0 + i
+    keys = [(y, (x,)) for y in ys]
+    sizes = [sess._plans[k][2] for k in keys[:3]]
+    assert min(sizes) > 0.99 * max(sizes) and sess._plan_bytes == sum(sizes)  # ~one size
+    sess._plan_cache_bytes = 3 * max(sizes) + min(sizes) // 2  # room for three plans
+    assert sess.run(ys[0], {x: 2.0}) == 4.0      # ys[0] used: ys[1] is now the oldest
+    assert sess.run(ys[3], {x: 1.0}) == 5.0      # a fourth plan: the oldest goes
+    assert set(sess._plans) == {keys[0], keys[2], keys[3]}
+    assert sess._plan_bytes == sum(e[2] for e in sess._plans.values()) <= sess._plan_cache_bytes
+    assert sess.run(ys[1], {x: 1.0}) == 3.0      # compiled again; ys[2] was the oldest
+    assert set(sess._plans) == {keys[0], keys[1], keys[3]}
+    sess.close()

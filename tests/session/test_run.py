@@ -302,8 +302,19 @@ def test_session_arguments(g):
 
 
 def test_feed_dict_must_be_a_dict(g):
-    x = tf.placeholder(tf.float32, [])
+    # TF1 1.15 raises TypeError ("input must be a dictionary") for a non-dict feed_dict
+    x = tf.placeholder(tf.float32, [2])
+    v = tf.Variable(0, name="runs")
+    y = tf.group(tf.assign_add(v, 1), x)
     with tf.Session() as sess:
-        with pytest.raises(TypeError, match="feed_dict must be a dict"):
-            sess.run(x, [(x, 1.0)])
+        sess.run(v.initializer)
+        for feed in ([(x, 1.0)], [(x, np.ones(2, np.float32))], ((x, [1.0, 2.0]),)):
+            with pytest.raises(TypeError, match=r"feed_dict must be a dict .* got a "
+                                                r"(list|tuple): .*dict\(pairs\)"):
+                sess.run(y, feed)
+        with pytest.raises(TypeError, match="feed_dict must be a dict .* got a ndarray"):
+            sess.run(y, np.ones(2, np.float32))
+        assert sess.run(v) == 0  # nothing ran
         assert sess.run(tf.constant(1), {}) == 1
+        assert sess.run(tf.constant(1), []) == 1  # empty, as TF1 accepts
+        assert sess.run(x * 2.0, collections.OrderedDict([(x, [1.0, 2.0])])).tolist() == [2, 4]

@@ -224,3 +224,43 @@ def test_run_after_close_is_runtime_error(g):
     with pytest.raises(RuntimeError, match="closed"):
         with sess:
             pass
+
+
+_INT_DIVISIONS = [(tf.floordiv, "FloorDiv"), (tf.truncatediv, "TruncateDiv"),
+                  (tf.div, "FloorDiv"), (tf.floormod, "FloorMod"),
+                  (tf.truncatemod, "TruncateMod")]
+
+
+@pytest.mark.parametrize("fn, op_type", _INT_DIVISIONS, ids=[f.__name__ for f, _ in _INT_DIVISIONS])
+def test_integer_division_by_a_fed_zero_names_the_op(g, fn, op_type):
+    # TF1: integer division by zero is an InvalidArgumentError ("Integer division by zero")
+    x = tf.placeholder(tf.int32, [3], name="x")
+    y = tf.placeholder(tf.int32, [3], name="y")
+    q = fn(x, y); line = _line()  # noqa: E702
+    out = q * 2
+    with tf.Session() as sess:
+        ok = sess.run(out, {x: np.array([7, -7, 8], np.int32), y: np.array([2, 2, 3], np.int32)})
+        with pytest.raises(errors.InvalidArgumentError) as info:
+            sess.run(out, {x: np.array([7, -7, 8], np.int32), y: np.array([2, 0, 3], np.int32)})
+    # hand-written truth for the nonzero divisors
+    expected = {"FloorDiv": [3, -4, 2], "TruncateDiv": [3, -3, 2], "FloorMod": [1, 1, 2],
+                "TruncateMod": [1, -1, 2]}[op_type]
+    assert ok.tolist() == [2 * v for v in expected]
+    msg = str(info.value)
+    assert info.value.op is q.op
+    assert f"Integer division by zero in {op_type}" in msg
+    assert f"node {q.op.name} (op: {op_type}" in msg
+    assert f"defined at {__file__}:{line}" in msg
+
+
+def test_integer_division_by_a_constant_zero_fails_at_run_like_numpy(g):
+    x = tf.placeholder(tf.int64, [2], name="x")
+    q = tf.floordiv(x, tf.constant(np.array([1, 0], np.int64))); line = _line()  # noqa: E702
+    with tf.Session() as sess:
+        call = sess.make_callable(q, [x])  # compiles: the failure belongs to the run
+        for run in (lambda: call(np.array([4, 5])), lambda: sess.run(q, {x: [4, 5]})):
+            with pytest.raises(errors.InvalidArgumentError) as info:
+                run()
+            assert info.value.op is q.op
+            assert "Integer division by zero in FloorDiv" in str(info.value)
+            assert f"defined at {__file__}:{line}" in str(info.value)
