@@ -1,178 +1,134 @@
 """ONNX lowerings of the random ops (:mod:`.random_ops` calls these).
 
-ONNX's random operators draw from onnxruntime's own generators, so exported
-samples follow the same distributions as the numpy kernels, not the same numbers.
-Shapes known while declaring become the ``shape`` attribute of
-``RandomNormal``/``RandomUniform``; other shapes go through
-``ConstantOfShape`` + ``*Like``. The op's TF1 seeds become the ``seed`` attribute
-(``ctx.seed()``).
-
-TruncatedNormal has no ONNX operator: it is sampled by inverting the normal CDF,
-``sqrt(2) * erfinv(w)`` with ``w`` uniform in ``[-erf(sqrt 2), erf(sqrt 2)]`` (the
-image of ``[-2, 2]``), using M. Giles' single-precision rational approximation of
-``erfinv`` ("Approximating the erfinv function", GPU Computing Gems, 2010) whose
-central branch covers that whole interval.
+Each lowering computes the same counter-based stream as the op's numpy kernel
+(:mod:`.random_bits`), from two int64 scalars that ``ctx.random_stream(op)`` provides:
+the op's key and its execution counter. The onnxruntime backend feeds both per run
+from the session (so the backends continue one stream); exported models hold them as
+constants or inputs with defaults (see ``to_onnx``). ONNX's own random operators
+are not used: their numbers differ from the kernels'.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ..graphlib import dtypes
+from . import random_bits
 from .static_value import constant_value
 
-__all__ = ["random_tensor", "standard_normal", "uniform", "truncated_normal", "random_uniform_int",
-           "random_shuffle", "multinomial"]
-
-# onnxruntime's random kernels draw float32 and float64 only.
-_RANDOM_DTYPES = (dtypes.float32, dtypes.float64)
-
-# Giles' central-branch coefficients of erfinv(x) = x * p(w - 2.5), w = -log(1 - x^2),
-# highest degree first, here multiplied by sqrt(2) so that p gives the normal quantile.
-_GILES = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
-          0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
-_QUANTILE = tuple(np.float32(c * math.sqrt(2.0)) for c in _GILES)
-_ERF_SQRT2 = math.erf(math.sqrt(2.0))  # P(|Z| <= 2) = erf(2 / sqrt(2))
+__all__ = ["standard_normal", "uniform", "truncated_normal", "random_uniform_int",
+           "random_shuffle", "shuffle_is_identity", "multinomial"]
 
 
-def _static_dims(op):
-    """The output's dimensions when all are known while declaring, else None."""
+def _count_and_shape(ctx, op, shape):
+    """``(count, shape)``: the number of output elements (an int when known while
+    declaring, else an int64 scalar name) and the output shape as an int64 1-D name."""
     dims = op.outputs[0].shape.raw
-    if dims is None or not dims or any(d is None for d in dims):
-        return None
-    return [int(d) for d in dims]
+    if dims is not None and all(d is not None for d in dims):
+        return int(np.prod(dims, dtype=np.int64)), ctx.int64s(dims)
+    shape = ctx.to_int64(shape, op.inputs[0].dtype)
+    return ctx.node("ReduceProd", [shape], keepdims=0), shape
 
 
-def _zeros_of_shape(ctx, op, shape):
-    """A float32 zero tensor whose shape is the value of the 1-D int tensor ``shape``."""
-    return ctx.node("ConstantOfShape", [ctx.to_int64(shape, op.inputs[0].dtype)])
-
-
-def random_tensor(ctx, op, shape, kind, dtype, **attrs):
-    """``RandomNormal``/``RandomUniform`` (``kind``) of ``dtype`` (float32 or float64)
-    shaped as the op's output, whose shape is the value of ``shape`` (a name)."""
-    dims = _static_dims(op)
-    if dims is not None:
-        return ctx.node(kind, [], shape=dims, dtype=ctx.onnx_dtype(dtype), seed=ctx.seed(),
-                        **attrs)
-    return ctx.node(f"{kind}Like", [_zeros_of_shape(ctx, op, shape)],
-                    dtype=ctx.onnx_dtype(dtype), seed=ctx.seed(), **attrs)
-
-
-def _work(dtype):
-    return dtype if dtype in _RANDOM_DTYPES else dtypes.float32
+def _sampled(ctx, op, shape, sample):
+    """``sample(key, counter, count)`` (1-D) reshaped to the op's output shape."""
+    key, counter = ctx.random_stream(op)
+    count, out_shape = _count_and_shape(ctx, op, shape)
+    return ctx.node("Reshape", [sample(key, counter, count), out_shape])
 
 
 def standard_normal(ctx, op, shape):
-    """N(0, 1) samples (float16: drawn in float32 and rounded)."""
-    dtype = op.attrs["dtype"]
-    out = random_tensor(ctx, op, shape, "RandomNormal", _work(dtype))
-    return ctx.cast(out, dtype, _work(dtype))
+    """N(0, 1) samples: :func:`.random_bits.onnx_normal`."""
+    dtype = op.attrs["dtype"].np_dtype
+    return _sampled(ctx, op, shape, lambda key, counter, count:
+                    random_bits.onnx_normal(ctx, key, counter, count, dtype))
 
 
 def uniform(ctx, op, shape):
-    """U[0, 1); float16 draws ``k / 2048`` as the kernel does (never rounds up to 1)."""
-    dtype = op.attrs["dtype"]
-    if dtype is not dtypes.float16:
-        return random_tensor(ctx, op, shape, "RandomUniform", dtype)
-    k = ctx.node("Floor", [random_tensor(ctx, op, shape, "RandomUniform", dtypes.float32,
-                                         high=2048.0)])
-    return ctx.node("Mul", [ctx.cast(k, dtype), ctx.scalar(1.0 / 2048, dtype.np_dtype)])
+    """U[0, 1): :func:`.random_bits.onnx_uniform` of the op's words."""
+    dtype = op.attrs["dtype"].np_dtype
+    return _sampled(ctx, op, shape, lambda key, counter, count: random_bits.onnx_uniform(
+        ctx, random_bits.onnx_words(ctx, key, counter, count), dtype))
 
 
 def truncated_normal(ctx, op, shape):
-    """N(0, 1) restricted to [-2, 2] by the inverse CDF, computed in float32."""
-    dtype = op.attrs["dtype"]
-    f32 = np.float32
-    x = random_tensor(ctx, op, shape, "RandomUniform", dtypes.float32,
-                      low=-_ERF_SQRT2, high=_ERF_SQRT2)
-    log = ctx.node("Log", [ctx.node("Sub", [ctx.scalar(1.0, f32),
-                                            ctx.node("Mul", [x, x])])])
-    w = ctx.node("Sub", [ctx.scalar(-2.5, f32), log])  # -log(1 - x^2) - 2.5
-    p = ctx.scalar(_QUANTILE[0], f32)
-    for c in _QUANTILE[1:]:
-        p = ctx.node("Add", [ctx.node("Mul", [p, w]), ctx.scalar(c, f32)])
-    z = ctx.node("Clip", [ctx.node("Mul", [p, x]), ctx.scalar(-2.0, f32),
-                          ctx.scalar(2.0, f32)])
-    return ctx.cast(z, dtype, dtypes.float32)
+    """N(0, 1) restricted to [-2, 2]: :func:`.random_bits.onnx_truncated_normal`."""
+    dtype = op.attrs["dtype"].np_dtype
+    return _sampled(ctx, op, shape, lambda key, counter, count:
+                    random_bits.onnx_truncated_normal(ctx, key, counter, count, dtype))
 
 
 def random_uniform_int(ctx, op, shape, minval, maxval):
-    """``floor(u * (maxval - minval)) + minval`` in float64 (exact for int32)."""
-    f64 = np.float64
+    """Integers in ``[minval, maxval)``: :func:`.random_bits.onnx_uniform_int` (an
+    empty range gives ``minval`` where the kernel raises: ONNX cannot raise)."""
+    dtype = op.inputs[1].dtype.np_dtype
     lo_v, hi_v = constant_value(op.inputs[1]), constant_value(op.inputs[2])
     if lo_v is not None and hi_v is not None:
-        lo = ctx.scalar(float(lo_v), f64)
-        span = ctx.scalar(float(hi_v) - float(lo_v), f64)
-    else:
-        dtype = op.inputs[1].dtype
-        lo = ctx.cast(minval, f64, dtype)
-        span = ctx.node("Sub", [ctx.cast(maxval, f64, dtype), lo])
-    u = random_tensor(ctx, op, shape, "RandomUniform", dtypes.float64)
-    k = ctx.node("Floor", [ctx.node("Mul", [u, span])])
-    return ctx.cast(ctx.node("Add", [k, lo]), op.outputs[0].dtype)
+        minval, maxval = int(lo_v), int(hi_v)
+    return _sampled(ctx, op, shape, lambda key, counter, count: random_bits.onnx_uniform_int(
+        ctx, key, counter, count, minval, maxval, dtype))
+
+
+def shuffle_is_identity(op) -> bool:
+    """Whether a RandomShuffle's input is known while declaring to have at most one row
+    (or no dimension): it is then returned as is, drawing nothing."""
+    dims = op.inputs[0].shape.raw
+    return dims is not None and (not dims or dims[0] in (0, 1))
 
 
 def random_shuffle(ctx, op, value):
-    """``value`` gathered along axis 0 by the order of random keys (TopK of all)."""
+    """``value`` gathered along axis 0 by :func:`.random_bits.onnx_permutation`."""
     dims = op.inputs[0].shape.raw
     if dims is None:
         ctx.unsupported("the rank of 'value' must be known (a scalar is returned as is, "
                         "other ranks are shuffled along axis 0)")
-    if not dims or dims[0] in (0, 1):
+    if shuffle_is_identity(op):
         return ctx.node("Identity", [value])
-    if dims[0] is not None:
-        n = ctx.int64s([dims[0]])
-        keys = ctx.node("RandomUniform", [], shape=[dims[0]], dtype=ctx.onnx_dtype(np.float32),
-                        seed=ctx.seed())
-    else:
-        n = ctx.node("Slice", [ctx.shape(value), ctx.int64s([0]), ctx.int64s([1])])
-        keys = ctx.node("RandomUniformLike", [ctx.node("ConstantOfShape", [n])],
-                        dtype=ctx.onnx_dtype(np.float32), seed=ctx.seed())
-    _, order = ctx.node("TopK", [keys, n], outputs=2)
+    key, counter = ctx.random_stream(op)
+    n = dims[0] if dims[0] is not None else \
+        ctx.node("Gather", [ctx.shape(value), ctx.scalar(0, np.int64)], axis=0)
+    order = random_bits.onnx_permutation(ctx, key, counter, n)
     return ctx.node("Gather", [value, order], axis=0)
 
 
 def multinomial(ctx, op, logits, num_samples):
-    """ONNX ``Multinomial`` (float32) when ``num_samples`` is known while declaring,
-    else inverse-CDF sampling with standard ops. Non-finite logits weigh zero."""
+    """Inverse-CDF sampling as the kernel does: per row, the number of normalised float64
+    CDF entries <= each uniform (:func:`.random_bits.onnx_uniform`), clamped to the
+    last class of positive probability (``classes`` for rows without any).
+    Non-finite logits weigh zero."""
+    f64 = np.float64
     dtype = op.inputs[0].dtype
-    out_dtype = op.attrs["output_dtype"]
-    x = ctx.cast(logits, np.float32, dtype)
+    x = ctx.cast(logits, f64, dtype)
+    axis1 = ctx.int64s([1])
+    zero = ctx.scalar(0.0, f64)
     if dtype.is_floating:
-        finite = ctx.node("Equal", [ctx.node("Sub", [x, x]), ctx.scalar(0.0, np.float32)])
-        x = ctx.node("Where", [finite, x, ctx.scalar(-np.inf, np.float32)])
-    n = constant_value(op.inputs[1])
-    if n is not None:
-        return ctx.node("Multinomial", [x], sample_size=int(n),
-                        dtype=ctx.onnx_dtype(out_dtype), seed=ctx.seed())
-    return _inverse_cdf_samples(ctx, op, x, num_samples, out_dtype)
-
-
-def _inverse_cdf_samples(ctx, op, x, num_samples, out_dtype):
-    """Per row: the number of CDF entries <= u, for ``num_samples`` uniforms u,
-    clamped to the last class of positive probability (``classes`` for rows
-    without any, as the kernel and onnxruntime's Multinomial give)."""
-    f32 = np.float32
-    probs = ctx.node("Softmax", [x], axis=-1)  # rows without mass: NaN
-    cdf = ctx.node("CumSum", [probs, ctx.scalar(1, np.int64)])
-    classes = ctx.node("Slice", [ctx.shape(x), ctx.int64s([1]), ctx.int64s([2])])
+        finite = ctx.node("Equal", [ctx.node("Sub", [x, x]), zero])
+        top = ctx.node("ReduceMax", [ctx.node("Where", [finite, x, ctx.scalar(-np.inf, f64)]),
+                                     axis1], keepdims=1)
+        top = ctx.node("Where", [ctx.node("Equal", [ctx.node("Sub", [top, top]), zero]),
+                                 top, zero])
+        weights = ctx.node("Where", [finite, ctx.node("Exp", [ctx.node("Sub", [x, top])]),
+                                     zero])
+    else:
+        top = ctx.node("ReduceMax", [x, axis1], keepdims=1)
+        weights = ctx.node("Exp", [ctx.node("Sub", [x, top])])
+    cdf = ctx.node("CumSum", [weights, ctx.scalar(1, np.int64)])
+    total = ctx.node("Slice", [cdf, ctx.int64s([-1]), ctx.int64s([np.iinfo(np.int64).max]),
+                               axis1])
+    has_mass = ctx.node("Greater", [total, zero])
+    cdf = ctx.node("Div", [cdf, ctx.node("Where", [has_mass, total, ctx.scalar(1.0, f64)])])
     batch = ctx.node("Slice", [ctx.shape(x), ctx.int64s([0]), ctx.int64s([1])])
+    classes = ctx.node("Slice", [ctx.shape(x), ctx.int64s([1]), ctx.int64s([2])])
     count = ctx.node("Reshape", [ctx.to_int64(num_samples, op.inputs[1].dtype),
                                  ctx.int64s([1])])
-    zeros = ctx.node("ConstantOfShape", [ctx.node("Concat", [batch, count], axis=0)])
-    u = ctx.node("RandomUniformLike", [zeros], dtype=ctx.onnx_dtype(f32), seed=ctx.seed())
-    total = ctx.node("Slice", [cdf, ctx.int64s([-1]), ctx.int64s([np.iinfo(np.int64).max]),
-                               ctx.int64s([1])])
-    u = ctx.node("Mul", [u, total])  # the CDF's own rounding of 1
-    below = ctx.node("LessOrEqual", [ctx.node("Unsqueeze", [cdf, ctx.int64s([1])]),
+    key, counter = ctx.random_stream(op)
+    size = ctx.node("Reshape", [ctx.node("Mul", [batch, count]), ctx.int64s([])])
+    u = random_bits.onnx_uniform(ctx, random_bits.onnx_words(ctx, key, counter, size), f64)
+    u = ctx.node("Reshape", [u, ctx.node("Concat", [batch, count], axis=0)])
+    below = ctx.node("LessOrEqual", [ctx.node("Unsqueeze", [cdf, axis1]),
                                      ctx.node("Unsqueeze", [u, ctx.int64s([2])])])
     idx = ctx.node("ReduceSum", [ctx.cast(below, np.int64), ctx.int64s([2])], keepdims=0)
-    positive = ctx.cast(ctx.node("Greater", [probs, ctx.scalar(0.0, f32)]), np.int32)
+    positive = ctx.cast(ctx.node("Greater", [weights, zero]), np.int32)
     last = ctx.node("ArgMax", [positive], axis=1, keepdims=1, select_last_index=1)
-    has_mass = ctx.node("ReduceMax", [positive, ctx.int64s([1])], keepdims=1)
-    idx = ctx.node("Where", [ctx.cast(has_mass, np.bool_), ctx.node("Min", [idx, last]),
+    idx = ctx.node("Where", [has_mass, ctx.node("Min", [idx, last]),
                              ctx.node("Reshape", [classes, ctx.int64s([1, 1])])])
-    return ctx.cast(idx, out_dtype, np.int64)
+    return ctx.cast(idx, op.attrs["output_dtype"], np.int64)

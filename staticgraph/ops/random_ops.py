@@ -1,9 +1,12 @@
 """Random ops seeded like TF1: normal, uniform, truncated normal, shuffle, multinomial.
 
-Every random op is stateful: its kernel draws from a per-session stream that
-``Runtime.rng(op, (seed, seed2))`` creates on first use. The public functions
-compute the ``(seed, seed2)`` pair with TF1's rule (:func:`get_seed`): with a graph
-seed (``tf.set_random_seed``) or an op seed two sessions of one graph draw the same
+Every random op is stateful: each execution draws from a counter-based stream
+(:mod:`.random_bits`) whose key comes from the op's ``(seed, seed2)`` and whose
+counter is the op's execution count in its session (``Runtime.next_random``). The
+numpy kernels and the ONNX lowerings compute the same function of (key, counter), so
+both backends draw the same numbers. The public functions compute the ``(seed,
+seed2)`` pair with TF1's rule (:func:`get_seed`): with a graph seed
+(``tf.set_random_seed``) or an op seed two sessions of one graph draw the same
 sequence; without either every session draws fresh values. Consecutive runs in one
 session continue the stream, so they differ.
 
@@ -19,7 +22,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..graphlib import Tensor, TensorShape, as_dtype, dtypes, get_seed, name_scope
 from . import math_binary as _math_binary
-from . import random_onnx
+from . import random_bits, random_onnx
 from .convert import convert_to_tensor
 from .registry import OpDef, Spec, apply_op, register
 from .shape_rules import ALL, FLOATS, NUMERIC, require_dtype, same_as
@@ -75,13 +78,14 @@ def _seed_attrs(seed) -> dict:
     return {"seed": graph_seed, "seed2": op_seed}
 
 
-def _stream(op, runtime):
-    return runtime.rng(op, (op.attrs["seed"], op.attrs["seed2"]))
+def _draw(op, runtime):
+    """``draw()`` -> ``(key, counter)`` of one execution of the random op ``op``."""
+    name, seed_pair = op.name, (op.attrs["seed"], op.attrs["seed2"])
+    return lambda: runtime.next_random(name, seed_pair)
 
 
-def _work_dtype(np_dtype):
-    """The dtype numpy samples in: float64 for float64 outputs, float32 otherwise."""
-    return np.float64 if np_dtype == np.float64 else np.float32
+def _size(dims) -> int:
+    return int(np.prod(dims, dtype=np.int64))
 
 
 # ---------------------------------------------------------------- op types
@@ -99,16 +103,19 @@ class _ShapeSampler(OpDef):
         return Spec(dtype, _static_shape(shape))
 
     @staticmethod
-    def sample(gen, dims, np_dtype):
+    def sample(key, counter, n, np_dtype):
+        """``n`` samples (1-D) of execution ``counter`` of the stream ``key``."""
         raise NotImplementedError
 
     def make_kernel(self, op, runtime):
-        gen = _stream(op, runtime)
+        draw = _draw(op, runtime)
         np_dtype = op.attrs["dtype"].np_dtype
         sample = self.sample
 
         def kernel(shape):
-            return sample(gen, _run_dims(shape, op), np_dtype)
+            dims = _run_dims(shape, op)
+            key, counter = draw()
+            return sample(key, counter, _size(dims), np_dtype).reshape(dims)
         return kernel
 
 
@@ -116,10 +123,7 @@ class _ShapeSampler(OpDef):
 class RandomStandardNormal(_ShapeSampler):
     """Samples of N(0, 1) of shape ``shape`` (attributes ``dtype``, ``seed``, ``seed2``)."""
 
-    @staticmethod
-    def sample(gen, dims, np_dtype):
-        out = gen.standard_normal(dims, dtype=_work_dtype(np_dtype))
-        return out.astype(np_dtype, copy=False)
+    sample = staticmethod(random_bits.normal)
 
     def onnx(self, ctx, op, shape):
         return random_onnx.standard_normal(ctx, op, shape)
@@ -130,11 +134,8 @@ class RandomUniform(_ShapeSampler):
     """Samples of U[0, 1) of shape ``shape`` (attributes ``dtype``, ``seed``, ``seed2``)."""
 
     @staticmethod
-    def sample(gen, dims, np_dtype):
-        if np_dtype == np.float16:  # k / 2048 is exact in float16, so 1.0 is never reached
-            k = gen.integers(0, 2048, size=dims, dtype=np.int16)
-            return k.astype(np.float16) * np.float16(1.0 / 2048)
-        return gen.random(dims, dtype=_work_dtype(np_dtype)).astype(np_dtype, copy=False)
+    def sample(key, counter, n, np_dtype):
+        return random_bits.uniform(random_bits.words(key, counter, n), np_dtype)
 
     def onnx(self, ctx, op, shape):
         return random_onnx.uniform(ctx, op, shape)
@@ -142,19 +143,10 @@ class RandomUniform(_ShapeSampler):
 
 @register
 class TruncatedNormal(_ShapeSampler):
-    """N(0, 1) samples with values beyond 2 (standard deviations) drawn again."""
+    """N(0, 1) samples restricted to [-2, 2] (TF1 draws values beyond 2 standard
+    deviations again; the same distribution is sampled here by its inverse CDF)."""
 
-    @staticmethod
-    def sample(gen, dims, np_dtype):
-        work = _work_dtype(np_dtype)
-        out = gen.standard_normal(dims, dtype=work)
-        flat = out.reshape(-1)  # a view: ``out`` is fresh and contiguous
-        bad = np.flatnonzero(np.abs(flat) > 2)
-        while bad.size:
-            redraw = gen.standard_normal(bad.size, dtype=work)
-            flat[bad] = redraw
-            bad = bad[np.abs(redraw) > 2]
-        return out.astype(np_dtype, copy=False)
+    sample = staticmethod(random_bits.truncated_normal)
 
     def onnx(self, ctx, op, shape):
         return random_onnx.truncated_normal(ctx, op, shape)
@@ -179,21 +171,24 @@ class RandomUniformInt(OpDef):
         return Spec(minval.dtype, _static_shape(shape))
 
     def make_kernel(self, op, runtime):
-        gen = _stream(op, runtime)
+        draw = _draw(op, runtime)
 
         def kernel(shape, minval, maxval):
             dims = _run_dims(shape, op)
+            key, counter = draw()
             lo, hi = np.asarray(minval), np.asarray(maxval)
             if lo.ndim or hi.ndim:
                 raise InvalidArgumentError(None, op, f"minval and maxval must be 0-D, got "
                                                      f"shapes {list(lo.shape)} and "
                                                      f"{list(hi.shape)}")
-            if int(lo) >= int(hi) and int(np.prod(dims)) > 0:
+            n = _size(dims)
+            if int(lo) >= int(hi) and n > 0:
                 raise InvalidArgumentError(None, op, f"Need minval < maxval: {int(lo)} >= "
                                                      f"{int(hi)}")
-            if int(np.prod(dims)) == 0:
+            if n == 0:
                 return np.zeros(dims, lo.dtype)
-            return gen.integers(int(lo), int(hi), size=dims, dtype=lo.dtype)
+            return random_bits.uniform_int(key, counter, n, int(lo), int(hi),
+                                           lo.dtype).reshape(dims)
         return kernel
 
     def onnx(self, ctx, op, shape, minval, maxval):
@@ -213,12 +208,15 @@ class RandomShuffle(OpDef):
         return same_as(value)
 
     def make_kernel(self, op, runtime):
-        gen = _stream(op, runtime)
+        if random_onnx.shuffle_is_identity(op):  # no draw, as the lowering
+            return lambda value: value.copy()
+        draw = _draw(op, runtime)
 
         def kernel(value):
+            key, counter = draw()
             if value.ndim == 0 or value.shape[0] <= 1:
                 return value.copy()
-            return value[gen.permutation(value.shape[0])]
+            return value[random_bits.permutation(key, counter, value.shape[0])]
         return kernel
 
     def onnx(self, ctx, op, value):
@@ -252,10 +250,11 @@ class Multinomial(OpDef):
         return Spec(output_dtype, [batch, None if n is None else int(n)])
 
     def make_kernel(self, op, runtime):
-        gen = _stream(op, runtime)
+        draw = _draw(op, runtime)
         out_dtype = op.attrs["output_dtype"].np_dtype
 
         def kernel(logits, num_samples):
+            key, counter = draw()
             n = int(num_samples)
             if logits.ndim != 2:
                 raise InvalidArgumentError(None, op, f"logits should be a matrix, got shape "
@@ -268,15 +267,20 @@ class Multinomial(OpDef):
                 raise InvalidArgumentError(None, op, "num_classes should be positive, got 0")
             if batch == 0 or n == 0:
                 return np.zeros((batch, n), out_dtype)
-            return _sample_categorical(gen, logits, n).astype(out_dtype, copy=False)
+            u = random_bits.uniform(random_bits.words(key, counter, batch * n), np.float64)
+            return _sample_categorical(logits, u.reshape(batch, n)).astype(out_dtype,
+                                                                            copy=False)
         return kernel
 
     def onnx(self, ctx, op, logits, num_samples):
         return random_onnx.multinomial(ctx, op, logits, num_samples)
 
 
-def _sample_categorical(gen, logits, n):
-    """Inverse-CDF sampling of ``n`` classes per row, all rows in one searchsorted."""
+def _sample_categorical(logits, u):
+    """Per row: the number of normalised CDF entries (float64) <= each uniform of ``u``
+    [batch, n], clamped to the row's last class of positive probability; rows without
+    any give ``classes`` (out of range), as TF1's kernel does. The ONNX lowering
+    computes the same CDF the same way (:func:`.random_onnx.multinomial`)."""
     batch, classes = logits.shape
     values = logits.astype(np.float64)
     finite = np.isfinite(values)
@@ -288,14 +292,9 @@ def _sample_categorical(gen, logits, n):
     total = cdf[:, -1:]
     has_mass = total[:, 0] > 0
     cdf /= np.where(has_mass[:, None], total, 1.0)
-    # Shift row i into [i, i + 1] so one sorted array holds every row's CDF.
-    rows = np.arange(batch)
-    shifted_cdf = (cdf + rows[:, None]).ravel()
-    shifted_u = gen.random((batch, n)) + rows[:, None]
-    idx = np.searchsorted(shifted_cdf, shifted_u.ravel(), side="right").reshape(batch, n)
-    idx -= (rows * classes)[:, None]
-    # Rounding may step past a row's last class of positive probability: clamp to it.
-    # Rows without mass give ``classes`` (out of range), as TF1's kernel does.
+    idx = np.empty(u.shape, np.int64)
+    for row in range(batch):
+        idx[row] = np.searchsorted(cdf[row], u[row], side="right")
     last = np.where(has_mass, classes - 1 - np.argmax(weights[:, ::-1] > 0, axis=1), classes)
     return np.minimum(idx, last[:, None])
 
@@ -330,8 +329,9 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Normal samples restricted to two standard deviations around ``mean``.
 
-    Values more than ``2 * stddev`` from ``mean`` are dropped and drawn again
-    (TF1's semantics), so the result's standard deviation is about ``0.88 * stddev``.
+    The distribution of TF1's, which draws again values more than ``2 * stddev`` from
+    ``mean`` (here sampled by the inverse CDF), so the result's standard deviation is
+    about ``0.88 * stddev``.
 
     Args:
         shape: output shape, a list of ints or a 1-D int32/int64 tensor.

@@ -6,6 +6,8 @@ import threading
 
 import numpy as np
 
+from ..ops import random_bits
+
 __all__ = ["Runtime"]
 
 
@@ -14,7 +16,9 @@ class Runtime:
 
     Attributes:
         variables: variable op name -> current numpy value.
-        rngs: random op name -> ``numpy.random.Generator`` (one stream per op).
+        rngs: random op name -> ``[key, next execution counter]``: the state of the op's
+            counter-based stream (:mod:`staticgraph.ops.random_bits`), shared by both
+            backends.
         update_lock: taken by kernels that read and then write a variable.
     """
 
@@ -27,23 +31,50 @@ class Runtime:
         self.update_lock = threading.Lock()
 
     def close(self):
-        """Release the variable values."""
-        self.variables.clear()
+        """Release the variable values (after the read-modify-write kernels and the
+        onnxruntime runs that hold ``update_lock`` finish)."""
+        with self.update_lock:
+            self.variables.clear()
 
-    def rng(self, op, seed_pair):
-        """The random stream of ``op`` in this session, created on first use.
+    def _stream(self, name, seed_pair):
+        state = self.rngs.get(name)
+        if state is None:
+            key = random_bits.key_of(*seed_pair)
+            state = self.rngs[name] = [random_bits.fresh_key() if key is None else key, 0]
+        return state
 
-        ``seed_pair`` is TF1's ``(graph_seed, op_seed)``; ``(None, None)`` draws a
-        fresh seed. Seeded streams are identical across sessions.
+    def random_key(self, name, seed_pair) -> int:
+        """The 64-bit key of random op ``name`` in this session.
+
+        ``seed_pair`` is the op's TF1 ``(seed, seed2)``: seeded ops have the same key in
+        every session; for ``(None, None)`` a key is drawn on first use, so sessions differ.
         """
         with self._lock:
-            gen = self.rngs.get(op.name)
-            if gen is None:
-                graph_seed, op_seed = seed_pair
-                if graph_seed is None and op_seed is None:
-                    gen = np.random.default_rng()
-                else:
-                    gen = np.random.Generator(np.random.PCG64([int(graph_seed) & 0xFFFFFFFF,
-                                                               int(op_seed) & 0xFFFFFFFF]))
-                self.rngs[op.name] = gen
-            return gen
+            return self._stream(name, seed_pair)[0]
+
+    def next_random(self, name, seed_pair):
+        """``(key, counter)`` for one execution of random op ``name``; the counter
+        (0 at the first execution) then advances. Thread-safe; both backends call it once
+        per execution, so they continue one stream."""
+        with self._lock:
+            state = self._stream(name, seed_pair)
+            counter = state[1]
+            state[1] = counter + 1
+            return state[0], counter
+
+    @staticmethod
+    def random_stream_inputs(model):
+        """The random streams of an ONNX model lowered with ``random_streams="feed"``:
+        ``[(op name, seed pair, key input, counter input)]``, for :meth:`random_feeds`."""
+        return random_bits.stream_inputs(model)
+
+    def random_feeds(self, streams):
+        """``[(input name, int64 scalar array)]`` feeding one execution of each random op
+        of ``streams`` (from :meth:`random_stream_inputs`): its key and its counter, which
+        then advances."""
+        feeds = []
+        for name, seed_pair, key_input, counter_input in streams:
+            key, counter = self.next_random(name, seed_pair)
+            feeds.append((key_input, np.array(random_bits.as_int64(key), np.int64)))
+            feeds.append((counter_input, np.array(counter, np.int64)))
+        return feeds

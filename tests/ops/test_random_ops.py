@@ -16,8 +16,8 @@ def _graph(build, graph_seed=None):
     return g, out
 
 
-def _runs(graph, fetch, n=2):
-    with tf.Session(graph=graph) as sess:
+def _runs(graph, fetch, n=2, backend="numpy"):
+    with tf.Session(graph=graph, backend=backend) as sess:
         return [sess.run(fetch) for _ in range(n)]
 
 
@@ -32,36 +32,42 @@ ALL_KINDS = [
 ]
 
 
+BACKENDS = ("numpy", "onnxruntime")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kind", range(len(ALL_KINDS)))
-def test_graph_seed_gives_same_sequence_in_two_sessions(kind):
+def test_graph_seed_gives_same_sequence_in_two_sessions(kind, backend):
     g, out = _graph(lambda: ALL_KINDS[kind](None), graph_seed=42)
-    first, second = _runs(g, out), _runs(g, out)
+    first, second = _runs(g, out, backend=backend), _runs(g, out, backend=backend)
     np.testing.assert_array_equal(first[0], second[0])
     np.testing.assert_array_equal(first[1], second[1])
     assert not np.array_equal(first[0], first[1])  # consecutive runs continue the stream
     # The same program in a new graph with the same graph seed: the same values.
     g2, out2 = _graph(lambda: ALL_KINDS[kind](None), graph_seed=42)
-    np.testing.assert_array_equal(_runs(g2, out2, 1)[0], first[0])
+    np.testing.assert_array_equal(_runs(g2, out2, 1, backend)[0], first[0])
     # Another graph seed: other values.
     g3, out3 = _graph(lambda: ALL_KINDS[kind](None), graph_seed=43)
-    assert not np.array_equal(_runs(g3, out3, 1)[0], first[0])
+    assert not np.array_equal(_runs(g3, out3, 1, backend)[0], first[0])
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kind", range(len(ALL_KINDS)))
-def test_op_seed_alone_is_reproducible(kind):
+def test_op_seed_alone_is_reproducible(kind, backend):
     g, out = _graph(lambda: ALL_KINDS[kind](7))
-    first, second = _runs(g, out), _runs(g, out)
+    first, second = _runs(g, out, backend=backend), _runs(g, out, backend=backend)
     np.testing.assert_array_equal(first[0], second[0])
     np.testing.assert_array_equal(first[1], second[1])
     assert not np.array_equal(first[0], first[1])
     g2, out2 = _graph(lambda: ALL_KINDS[kind](8))
-    assert not np.array_equal(_runs(g2, out2, 1)[0], first[0])
+    assert not np.array_equal(_runs(g2, out2, 1, backend)[0], first[0])
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kind", range(len(ALL_KINDS)))
-def test_no_seed_differs_between_sessions(kind):
+def test_no_seed_differs_between_sessions(kind, backend):
     g, out = _graph(lambda: ALL_KINDS[kind](None))
-    first, second = _runs(g, out), _runs(g, out)
+    first, second = _runs(g, out, backend=backend), _runs(g, out, backend=backend)
     assert not np.array_equal(first[0], second[0])
     assert not np.array_equal(first[0], first[1])
 

@@ -19,6 +19,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from ...graphlib import dtypes
+from ...ops import random_bits
 from .types import dtype_name, onnx_dtype
 
 __all__ = ["LoweringContext", "OnnxExportError"]
@@ -54,6 +55,12 @@ class LoweringContext:
         op: the op being lowered (set by the exporter around each ``onnx`` call).
         nodes: the emitted ``NodeProto`` list, in order.
         initializers: constant ``TensorProto`` list.
+        random_mode: how :meth:`random_stream` provides a random op's key and counter:
+            ``"feed"`` (graph inputs the caller feeds), ``"constant"`` (constants, the
+            counter 0) or ``"counter_input"`` (a constant key; the counter a graph input
+            with default 0).
+        random_key: ``random_key(op)`` -> the 64-bit key of a random op (constant modes).
+        random_streams: random op name -> ``(op, key value name, counter value name)``.
     """
 
     def __init__(self, opset: int, origin=None):
@@ -73,6 +80,9 @@ class LoweringContext:
         # variable_initialized(var_op): whether the model has a value for it (set by
         # the exporter: written earlier in the walk, an input, or a session value).
         self.variable_initialized = lambda var_op: var_op.name in self.written
+        self.random_mode = "feed"
+        self.random_key = _default_random_key
+        self.random_streams = {}
 
     # ------------------------------------------------------------------ naming
     def reserve(self, name: str) -> str:
@@ -248,14 +258,31 @@ class LoweringContext:
         self.written[op.name] = value_name
         self.writers[op.name] = self.op
 
-    def seed(self):
-        """A float seed for ONNX random operators from the op's TF1 seeds; a fresh random
-        one for an unseeded op (as TF1, every session then draws other values)."""
-        op = self.op
-        graph_seed, op_seed = op.attrs.get("seed"), op.attrs.get("seed2")
-        if graph_seed is None and op_seed is None:
-            return float(np.random.default_rng().integers(1 << 24))
-        return float((int(graph_seed or 0) * 1000003 + int(op_seed or 0)) % (1 << 24))
+    def random_stream(self, op=None):
+        """``(key, counter)``: names of the int64 scalars a random op draws from (its
+        64-bit key as int64 bits, and its execution counter; see
+        :mod:`staticgraph.ops.random_bits`), named ``<op>:random_key`` and
+        ``<op>:random_counter``; how they are given depends on :attr:`random_mode`."""
+        op = op or self.op
+        known = self.random_streams.get(op.name)
+        if known is not None:
+            return known[1], known[2]
+        key, counter = f"{op.name}:random_key", f"{op.name}:random_counter"
+        if self.random_mode == "feed":
+            self.reserve(key)
+            self.reserve(counter)
+        else:
+            self.const(np.int64(random_bits.as_int64(self.random_key(op))), name=key)
+            self.const(np.int64(0), name=counter)
+        self.random_streams[op.name] = (op, key, counter)
+        return key, counter
+
+
+def _default_random_key(op):
+    """The key of a random op from its TF1 seeds; a fresh one for an unseeded op (as in
+    TF1, every export then draws other values)."""
+    key = random_bits.key_of(op.attrs.get("seed"), op.attrs.get("seed2"))
+    return random_bits.fresh_key() if key is None else key
 
 
 def _fresh(base, taken):

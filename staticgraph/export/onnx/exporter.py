@@ -7,6 +7,14 @@ are values in that walk: a read takes the variable's current value, a write
 what one ``Session.run`` computes. Variables become initializers holding the
 session's values (inference) or graph inputs with their updated values as graph
 outputs (``training=True``), listed in the model's ``staticgraph.state`` metadata.
+
+Random ops compute the session's counter-based streams (:mod:`staticgraph.ops.random_bits`)
+from a key and an execution counter per op (``<op>:random_key``,
+``<op>:random_counter``, int64 scalars, listed in the ``staticgraph.random_streams``
+metadata). An exported model holds the key the session uses (an unseeded op's key
+too) and the counter 0, so it draws what the op drew on its first run in a fresh
+session; a training model takes the counter as a graph input with default 0: feed the
+step number to draw new values each step.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from onnx import helper
 
 from ...graphlib import Operation, Tensor
 from ...graphlib.toposort import needed_ops
+from ...ops import random_bits
 from .context import LoweringContext, OnnxExportError
 from .types import onnx_dtype
 from .validate import check_onnx_model, strict_shape_inference
@@ -44,6 +53,7 @@ def to_onnx(outputs, inputs=None, session=None, path=None, opset=DEFAULT_OPSET, 
         training: make a training-step model: variables become graph inputs, and each
             variable the step writes adds a graph output with its new value (the
             ``staticgraph.state`` metadata pairs them), so any ONNX runtime can train it.
+            Each random op's execution counter is then a graph input (default 0).
         graph_name: the ONNX graph's name (default: ``"staticgraph"``).
         check: run ``onnx.checker`` (full check) and strict shape inference.
 
@@ -66,9 +76,17 @@ def to_onnx(outputs, inputs=None, session=None, path=None, opset=DEFAULT_OPSET, 
     else:
         feeds = [_as_tensor(t, "inputs") for t in _as_list(inputs)]
     store = session._runtime.variables if session is not None else None
+    random_keys = None
+    if session is not None:
+        runtime = session._runtime
+
+        def random_keys(op):
+            return runtime.random_key(op.name, (op.attrs.get("seed"), op.attrs.get("seed2")))
     lowered = lower_graph(elements, feeds, opset=opset, variable_values=store,
                           state_inputs=training, state_outputs=training,
-                          graph_name=graph_name, check=check)
+                          graph_name=graph_name, check=check,
+                          random_streams="counter_input" if training else "constant",
+                          random_keys=random_keys)
     if path is not None:
         onnx.save_model(lowered.model, str(path))
     return lowered.model
@@ -84,21 +102,25 @@ class LoweredGraph:
         state_inputs: ``[(variable op name, ONNX input name)]`` (training models).
         state_outputs: ``[(variable op name, ONNX output name)]`` (training models).
         node_ops: ONNX node name -> the op it was lowered from.
+        random_streams: ``[(random op name, key name, counter name)]`` (graph inputs
+            with ``random_streams="feed"``).
     """
 
     def __init__(self, model, input_names, output_names, state_inputs, state_outputs,
-                 node_ops):
+                 node_ops, random_streams=()):
         self.model = model
         self.input_names = input_names
         self.output_names = output_names
         self.state_inputs = state_inputs
         self.state_outputs = state_outputs
         self.node_ops = node_ops
+        self.random_streams = list(random_streams)
 
 
 def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
                 state_inputs=False, state_outputs=False, origin=None, ops=None,
-                graph_name=None, check=True, feed_names=None) -> LoweredGraph:
+                graph_name=None, check=True, feed_names=None, random_streams="feed",
+                random_keys=None) -> LoweredGraph:
     """Lower the ops ``elements`` need (feeding ``feeds``) to an ONNX model.
 
     Args:
@@ -111,12 +133,24 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
         origin: maps a (rewritten) op to the user's op named in messages.
         ops: the ops to lower, in execution order (default: what ``elements`` need).
         feed_names: the graph input names of ``feeds`` (default: their tensor names).
+        random_streams: each random op's key and execution counter are graph inputs
+            (``"feed"``: the onnxruntime backend feeds them per run), constants with the
+            counter 0 (``"constant"``), or a constant key and a counter input with default
+            0 (``"counter_input"``).
+        random_keys: ``random_keys(op)`` -> a random op's 64-bit key (the constant
+            modes; default: from its seeds, fresh for an unseeded op).
     """
     if not isinstance(opset, int) or opset < 13 or opset > onnx.defs.onnx_opset_version():
         raise ValueError(f"opset must be an int from 13 to {onnx.defs.onnx_opset_version()} "
                          f"(this onnx package's newest), got {opset!r}")
+    if random_streams not in ("feed", "constant", "counter_input"):
+        raise ValueError(f"random_streams must be 'feed', 'constant' or 'counter_input', "
+                         f"got {random_streams!r}")
     origin = origin or (lambda op: op)
     ctx = LoweringContext(opset, origin)
+    ctx.random_mode = random_streams
+    if random_keys is not None:
+        ctx.random_key = random_keys
     fed = {id(t): i for i, t in enumerate(feeds)}
     if ops is None:
         ops = needed_ops(elements, fed)
@@ -214,6 +248,12 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
                 out = t.name
             names[id(t)] = out
 
+    for _, key, counter in ctx.random_streams.values():
+        scalars = (key, counter) if random_streams == "feed" else \
+            (counter,) if random_streams == "counter_input" else ()
+        graph_inputs.extend(helper.make_tensor_value_info(name, onnx.TensorProto.INT64, [])
+                            for name in scalars)
+
     graph_outputs, output_names = [], []
     taken = {}
     input_set = set(input_names) | {n for _, n in state_in} | {i.name for i in ctx.initializers}
@@ -249,15 +289,22 @@ def lower_graph(elements, feeds, *, opset=DEFAULT_OPSET, variable_values=None,
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               producer_name="staticgraph", producer_version=_version())
     model.ir_version = _ir_version(opset)
+    props = {}
     if state_in or state_out:
-        helper.set_model_props(model, {STATE_METADATA_KEY: json.dumps(
-            {"inputs": dict(state_in), "outputs": dict(state_out)})})
+        props[STATE_METADATA_KEY] = json.dumps({"inputs": dict(state_in),
+                                                "outputs": dict(state_out)})
+    if ctx.random_streams:
+        props[random_bits.STREAMS_METADATA_KEY] = random_bits.streams_metadata(
+            ctx.random_streams.values())
+    if props:
+        helper.set_model_props(model, props)
     inferred = strict_shape_inference(model, node_ops=ctx.node_ops, origin=origin)
     _set_output_shapes(model, inferred, dict(graph_outputs), require_rank=check)
     if check:
         check_onnx_model(model)
     return LoweredGraph(model, input_names, output_names, state_in, state_out,
-                        ctx.node_ops)
+                        ctx.node_ops, [(op.name, key, counter)
+                                       for op, key, counter in ctx.random_streams.values()])
 
 
 # ---------------------------------------------------------------------- helpers
