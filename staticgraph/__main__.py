@@ -7,8 +7,16 @@ package) to SVG (default ``FILE`` with a ``.svg`` suffix), PNG or DOT. Without
 Graphviz an SVG/PNG request falls back to a ``.dot`` file, with a message.
 ``--summary`` prints the table of ops, variables/initializers and inputs.
 
+Inputs must be regular files (a FIFO or a device such as ``/dev/zero`` is refused
+before anything is read): JSON graph files up to ``graph_def_format.MAX_JSON_BYTES``,
+ONNX models up to :data:`MAX_ONNX_BYTES` (2 GiB, protobuf's limit on one message).
+Tensor data an ONNX model keeps in external files is not read: drawings and
+summaries need only shapes. ``show`` never writes over its input: an output path
+(``-o``, the default one or the DOT fallback) naming ``FILE`` is refused.
+
 Exit codes: 0 done (also after the DOT fallback), 1 the file is missing or cannot
-be read, 2 bad arguments, 3 drawing failed.
+be read, 2 bad arguments (the output would overwrite the input, too), 3 drawing
+failed.
 """
 
 from __future__ import annotations
@@ -17,7 +25,15 @@ import argparse
 import os
 import sys
 
+from . import errors
+from .export import GraphvizNotFoundError, load_graph, render
+from .export.summary import summary
+from .file_io import check_regular_file, read_regular_file
+from .graphlib.graph_def_format import MAX_JSON_BYTES
+
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, EXIT_DRAW = 0, 1, 2, 3
+
+MAX_ONNX_BYTES = (1 << 31) - 1   # protobuf cannot parse a larger message
 
 
 class _Unreadable(Exception):
@@ -33,7 +49,8 @@ def _parser():
                                       "model (.onnx) with Graphviz.")
     show.add_argument("file", metavar="FILE", help="a .json graph file or a .onnx model")
     show.add_argument("-o", "--output", metavar="OUT",
-                      help="output file (default: FILE with a .svg, .png or .dot suffix)")
+                      help="output file (default: FILE with a .svg, .png or .dot suffix); "
+                           "never FILE itself")
     show.add_argument("--format", choices=("svg", "png", "dot"),
                       help="output format (default: from OUT's extension, else svg)")
     show.add_argument("--summary", action="store_true",
@@ -44,65 +61,84 @@ def _parser():
     return p
 
 
-def _is_onnx_file(path):
-    if path.lower().endswith(".onnx"):
-        return True
+def _read_input(path, limit, what):
+    """The bytes of ``path`` through :mod:`staticgraph.file_io` (regular files only)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(64).lstrip()
-    except OSError:
-        return False
-    return not head.startswith(b"{")
+        return read_regular_file(path, limit, what)
+    except errors.OpError as exc:
+        raise _Unreadable(exc.message) from None
 
 
-def load_model(path):
-    """A staticgraph Graph (JSON graph file) or an ``onnx.ModelProto`` (ONNX file).
-
-    Raises:
-        _Unreadable: with a message for missing, unreadable or invalid files.
-    """
-    if not os.path.exists(path):
-        raise _Unreadable(f"no such file: {path}")
-    if os.path.isdir(path):
-        raise _Unreadable(f"{path} is a directory, not a graph file")
-    if not os.access(path, os.R_OK):
-        raise _Unreadable(f"cannot read {path}: permission denied")
-    if _is_onnx_file(path):
-        try:
-            import onnx
-        except ImportError:
-            raise _Unreadable("reading ONNX models needs the onnx package "
-                              "(pip install onnx)") from None
-        try:
-            model = onnx.load(path)
-        except Exception as exc:  # DecodeError and friends: not a valid model
-            raise _Unreadable(f"{path} is not a valid ONNX model: {exc}") from None
-        if not model.graph.node and not model.graph.input:
-            raise _Unreadable(f"{path} is not a valid ONNX model (no graph)")
-        return model
-    from .export import load_graph
+def _load_onnx(path, data):
     try:
-        return load_graph(path)
+        import onnx
+    except ImportError:
+        raise _Unreadable("reading ONNX models needs the onnx package "
+                          "(pip install onnx)") from None
+    try:   # from the bytes read: external tensor data is not needed, so never opened
+        model = onnx.load_model_from_string(data)
+    except Exception as exc:  # DecodeError and friends: not a valid model
+        raise _Unreadable(f"{path} is not a valid ONNX model: {exc}") from None
+    if not model.graph.node and not model.graph.input:
+        raise _Unreadable(f"{path} is not a valid ONNX model (no graph)")
+    return model
+
+
+def _load_graph_file(path):
+    try:   # load_graph reads the file and its sidecar through file_io, bounded
+        return load_graph(path, MAX_JSON_BYTES)
     except Exception as exc:  # NotFound/DataLoss/InvalidGraphDef: all say what is wrong
         msg = getattr(exc, "message", None) or str(exc)
         raise _Unreadable(f"cannot read graph file {path}: {msg}") from None
 
 
+def load_model(path):
+    """A staticgraph Graph (JSON graph file) or an ``onnx.ModelProto`` (ONNX file).
+
+    Files are read through :mod:`staticgraph.file_io`: FIFOs, devices and files
+    above the size limits are refused before anything is read. A ``.json`` file is
+    a graph file, a ``.onnx`` file an ONNX model; otherwise the content decides.
+
+    Raises:
+        _Unreadable: with a message for missing, unreadable or invalid files.
+    """
+    if not os.path.lexists(path):
+        raise _Unreadable(f"no such file: {path}")
+    if os.path.isdir(path):
+        raise _Unreadable(f"{path} is a directory, not a graph file")
+    lower = path.lower()
+    if lower.endswith(".json"):
+        try:
+            check_regular_file(path, MAX_JSON_BYTES, "graph file")
+        except errors.OpError as exc:
+            raise _Unreadable(exc.message) from None
+        return _load_graph_file(path)
+    data = _read_input(path, MAX_ONNX_BYTES,
+                       "ONNX model" if lower.endswith(".onnx") else "model file")
+    if not lower.endswith(".onnx") and data[:64].lstrip().startswith(b"{"):
+        del data   # a JSON graph file: its loader reads it (and its sidecar) again
+        return _load_graph_file(path)
+    return _load_onnx(path, data)
+
+
+def _is_input(target, source) -> bool:
+    """Whether writing ``target`` would write over the file ``source``."""
+    try:   # same device and inode: also through links, "./" or another spelling
+        return os.path.samefile(target, source)
+    except OSError:        # one of them does not exist: writing cannot reach the input
+        return False
+
+
+def _refuse_overwrite(target, source, err) -> int:
+    print(f"error: the output {target} is the input file {source}; refusing to write over "
+          "it (name another output with -o)", file=err)
+    return EXIT_USAGE
+
+
 def _show(args, out, err):
-    from .export import GraphvizNotFoundError, render
-    from .export.summary import summary
-    try:
-        model = load_model(args.file)
-    except _Unreadable as exc:
-        print(f"error: {exc}", file=err)
-        return EXIT_UNREADABLE
     if args.collapse is not None and args.collapse < 1:
         print("error: --collapse needs a depth of 1 or more", file=err)
         return EXIT_USAGE
-    if args.summary:
-        print(summary(model), file=out)
-    if args.no_draw:
-        return EXIT_OK
     fmt = args.format
     target = args.output
     if fmt is None:
@@ -110,12 +146,27 @@ def _show(args, out, err):
         fmt = ext if ext in ("svg", "png", "dot") else "svg"
     if target is None:
         target = os.path.splitext(args.file)[0] + "." + fmt
+    if not args.no_draw and _is_input(target, args.file):
+        return _refuse_overwrite(target, args.file, err)
+    try:
+        model = load_model(args.file)
+    except _Unreadable as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_UNREADABLE
+    if args.summary:
+        print(summary(model), file=out)
+    if args.no_draw:
+        return EXIT_OK
     kwargs = {"collapse": args.collapse}
     try:
         try:
             render(model, target, format=fmt, **kwargs)
         except GraphvizNotFoundError:
             dot_target = os.path.splitext(target)[0] + ".dot"
+            if _is_input(dot_target, args.file):
+                print(f"Graphviz's 'dot' program is not installed, so {fmt.upper()} cannot "
+                      "be drawn, and the DOT fallback would write over the input.", file=err)
+                return _refuse_overwrite(dot_target, args.file, err)
             render(model, dot_target, format="dot", **kwargs)
             print(f"Graphviz's 'dot' program is not installed, so {fmt.upper()} cannot be "
                   f"drawn; wrote {dot_target} instead. Install Graphviz (apt-get install "

@@ -288,6 +288,15 @@ _ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6:
                 16: "bfloat16"}
 
 
+def _text(value) -> str:
+    """An ONNX string field as ``str``: protobuf hands out ``bytes`` for a string that
+    is not valid UTF-8 (a damaged or hostile file); those are decoded with
+    replacement characters."""
+    if isinstance(value, str):
+        return value
+    return bytes(value).decode("utf-8", "replace")
+
+
 def _onnx_type_label(type_proto):
     tt = type_proto.tensor_type
     dtype = _ONNX_DTYPES.get(tt.elem_type, f"type{tt.elem_type}")
@@ -303,40 +312,68 @@ def _onnx_type_label(type_proto):
 
 
 def _onnx_nodes(model):
-    """Nodes for an ONNX model: inputs (placeholders), initializers, nodes, outputs."""
+    """Nodes for an ONNX model: inputs (placeholders), initializers, nodes, outputs.
+
+    Linear in the model's size: every lookup is a dict or set probe.
+    """
     g = model.graph
-    labels, producer, nodes = {}, {}, []
+    labels, producer, nodes = {}, {}, []   # producer: tensor name -> drawn node id
+    used = set()                           # drawn node ids
+    suffixes = {}                          # id -> next suffix to try when it is taken
+
+    def unique(name):
+        if name not in used:
+            used.add(name)
+            return name
+        i = suffixes.get(name, 1)
+        while f"{name}_{i}" in used:
+            i += 1
+        suffixes[name] = i + 1
+        name = f"{name}_{i}"
+        used.add(name)
+        return name
+
     for vi in list(g.value_info) + list(g.input) + list(g.output):
         if vi.type.HasField("tensor_type"):
-            labels[vi.name] = _onnx_type_label(vi.type)
+            labels[_text(vi.name)] = _onnx_type_label(vi.type)
     for init in g.initializer:
-        labels[init.name] = _shape_text(_ONNX_DTYPES.get(init.data_type, "?"), list(init.dims))
-        producer[init.name] = init.name
-        nodes.append(_Node(init.name, "Initializer", "variable"))
+        name = _text(init.name)
+        labels[name] = _shape_text(_ONNX_DTYPES.get(init.data_type, "?"), list(init.dims))
+        if name in producer:
+            continue
+        producer[name] = ident = unique(name)
+        nodes.append(_Node(ident, "Initializer", "variable"))
     for vi in g.input:
-        if vi.name not in producer:
-            producer[vi.name] = vi.name
-            nodes.append(_Node(vi.name, "Input", "placeholder"))
+        name = _text(vi.name)
+        if name not in producer:
+            producer[name] = ident = unique(name)
+            nodes.append(_Node(ident, "Input", "placeholder"))
     body = []
     for i, n in enumerate(g.node):
-        name = n.name or f"{n.op_type}_{i}"
-        while name in producer and producer[name] != name:
-            name += "_"
+        op_type = _text(n.op_type)
+        name = unique(_text(n.name) or f"{op_type}_{i}")
         for out in n.output:
-            producer[out] = name
-        kind = "constant" if n.op_type == "Constant" else "op"
-        body.append((name, n, kind))
-    for name, n, kind in body:
-        inputs = [(producer.get(t, t), labels.get(t, "")) for t in n.input if t]
-        for src, _ in inputs:
-            if src not in producer.values():  # a dangling name: draw it as an input
-                producer[src] = src
+            if out:
+                producer[_text(out)] = name
+        kind = "constant" if op_type == "Constant" else "op"
+        body.append((name, n, op_type, kind))
+    for name, n, op_type, kind in body:
+        inputs = []
+        for t in n.input:
+            if not t:
+                continue
+            t = _text(t)
+            src = producer.get(t)
+            if src is None:  # a dangling name: draw it as an input
+                producer[t] = src = unique(t)
                 nodes.append(_Node(src, "Input", "placeholder"))
-        nodes.append(_Node(name, n.op_type, kind, inputs))
+            inputs.append((src, labels.get(t, "")))
+        nodes.append(_Node(name, op_type, kind, inputs))
     for vi in g.output:
-        src = producer.get(vi.name)
-        node = _Node(f"{vi.name} (output)", "Output", "output",
-                     [(src, labels.get(vi.name, ""))] if src else [])
+        out_name = _text(vi.name)
+        src = producer.get(out_name)
+        node = _Node(unique(f"{out_name} (output)"), "Output", "output",
+                     [(src, labels.get(out_name, ""))] if src else [])
         node.fetched = True
         nodes.append(node)
     return nodes
@@ -397,6 +434,10 @@ def to_dot(graph_or_fetches=None, session=None, feed_dict=None, collapse=None,
     Returns:
         The DOT text (see the module docstring for the legend).
 
+    Raises:
+        ValueError: ``graph_or_fetches`` is text (such as DOT) rather than a graph or
+            fetches; the message quotes its first line only.
+
     Example:
         >>> open("g.dot", "w").write(tf.export.to_dot(loss, collapse=1))
     """
@@ -406,8 +447,42 @@ def to_dot(graph_or_fetches=None, session=None, feed_dict=None, collapse=None,
         else:
             from ..graphlib import get_default_graph
             graph_or_fetches = get_default_graph()
+    elif isinstance(graph_or_fetches, str) and _looks_like_text(graph_or_fetches):
+        raise ValueError(
+            f"to_dot/render draw a graph, fetches or an ONNX model, not text: got "
+            f"{_first_line(graph_or_fetches)} ({len(graph_or_fetches.splitlines())} lines). "
+            "To draw DOT text, save it to a .dot file and run Graphviz: "
+            "dot -Tsvg g.dot -o g.svg.")
     nodes = _model(graph_or_fetches, session, feed_dict, optimized, show_pruned, level)
     return _emit(nodes, collapse, auto_collapse, show_shapes, rankdir, title)
+
+
+_QUOTED_CHARS = 80      # of a text argument's first line, in errors
+_STDERR_LINES = 5       # of Graphviz's error output, in errors
+_STDERR_LINE_CHARS = 200
+
+
+def _looks_like_text(s):
+    """A string that is DOT (or other multi-line) text rather than a tensor/op name
+    (names hold neither line breaks nor braces)."""
+    return "\n" in s or "{" in s
+
+
+def _first_line(text, limit=_QUOTED_CHARS):
+    """The first non-blank line of ``text``, repr-quoted and cut to ``limit`` chars."""
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    if len(line) > limit:
+        return repr(line[:limit]) + "..."
+    return repr(line)
+
+
+def _cap_lines(text, lines=_STDERR_LINES, width=_STDERR_LINE_CHARS):
+    """``text`` cut to its first ``lines`` lines of at most ``width`` chars each."""
+    all_lines = text.strip().splitlines()
+    shown = [ln if len(ln) <= width else ln[:width] + "..." for ln in all_lines[:lines]]
+    if len(all_lines) > lines:
+        shown.append(f"... ({len(all_lines) - lines} more lines)")
+    return "\n".join(shown)
 
 
 def _emit(nodes, collapse, auto_collapse, show_shapes, rankdir, title):
@@ -491,7 +566,10 @@ def _emit(nodes, collapse, auto_collapse, show_shapes, rankdir, title):
             f'tooltip={_q(n.name)}{extra}];')
 
     out = [f"digraph {_q(title or 'staticgraph')} {{"]
-    graph_attrs = f'rankdir={rankdir}, compound=true, fontname="Helvetica", fontsize=11'
+    # newrank: Graphviz 2.43 (Debian/Ubuntu) fails with "trouble in init_rank" on nested
+    # clusters joined by edges, as every training graph's gradient/update scopes are.
+    graph_attrs = (f'rankdir={rankdir}, compound=true, newrank=true, fontname="Helvetica", '
+                   'fontsize=11')
     if title:
         graph_attrs += f", label={_q(title)}, labelloc=t"
     out.append(f"  graph [{graph_attrs}];")
@@ -570,8 +648,10 @@ def render(graph_or_fetches, path, format=None, timeout=120, **to_dot_kwargs) ->
     Raises:
         GraphvizNotFoundError: SVG/PNG/PDF asked for and the ``dot`` program is not
             installed (the message says how to install it).
-        ValueError: an unknown format.
-        RuntimeError: Graphviz failed (its error output is included).
+        ValueError: an unknown format, or ``graph_or_fetches`` is text (such as DOT)
+            rather than a graph (the message quotes its first line only).
+        RuntimeError: Graphviz failed (the first lines of its error output are
+            included).
     """
     path = os.fspath(path)
     fmt = (format or os.path.splitext(path)[1].lstrip(".") or "").lower()
@@ -597,7 +677,7 @@ def render(graph_or_fetches, path, format=None, timeout=120, **to_dot_kwargs) ->
         raise GraphvizNotFoundError(f"The Graphviz 'dot' program ({program}) could not be "
                                     f"run: {exc}. {_INSTALL}") from None
     if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace").strip()
+        err = _cap_lines(done.stderr.decode("utf-8", "replace"))
         raise RuntimeError(f"Graphviz 'dot' failed (exit {done.returncode}) drawing {path!r}: "
-                           f"{err}")
+                           f"{err or '(no error output)'}")
     return path

@@ -1,5 +1,8 @@
 """A text summary of a graph: ops by type, variables and parameters, placeholders.
 
+Parameters are the trainable variables' elements (ONNX models: the floating-point
+initializers'); constants and non-trainable variables are shown apart.
+
 ``summary(graph)`` (also ``graph.summary()``) returns a :class:`GraphSummary`: a
 ``str`` holding the table, with the numbers as attributes; ``print_summary``
 prints it.
@@ -9,26 +12,47 @@ from __future__ import annotations
 
 import collections
 
+from ..graphlib import Graph, GraphKeys, get_default_graph
+from .dot import _ONNX_DTYPES, _is_onnx, _needed_ops, _resolve, _text
+
 __all__ = ["summary", "print_summary", "GraphSummary"]
 
 
 class GraphSummary(str):
     """The summary table (a ``str``), with its contents as attributes.
 
+    Model parameters are what training changes: the variables in the graph's
+    trainable variables collection, or an ONNX model's floating-point initializers.
+    Constants (of any dtype) and non-trainable variables (step counters, moving
+    statistics) are never counted as parameters.
+
     Attributes:
         ops_by_type: ``{op type: count}``, most frequent first.
-        variables: list of ``(name, dtype, shape tuple or None, parameters or None,
-            trainable)``.
-        total_parameters: the sum of the variables' sizes (known ones).
-        trainable_parameters: the same for trainable variables.
+        variables: list of ``(name, dtype, shape tuple or None, elements or None,
+            trainable)``: a graph's variables, or an ONNX model's floating-point
+            initializers (``trainable`` True).
+        constants: ONNX models: the other initializers (integer, bool, string), as
+            ``variables``; graphs: ``[]`` (their constants are ops, not listed).
+        parameters: the model's parameter count: the elements of the trainable
+            variables (graphs) or of the floating-point initializers (ONNX), known
+            shapes only.
+        trainable_parameters: the same number as ``parameters``.
+        non_trainable_elements: graphs: the elements of non-trainable variables; 0
+            for ONNX models.
+        total_parameters: the elements of all ``variables`` (trainable or not).
+        constant_elements: the elements of ``constants``.
         placeholders: list of ``(name, dtype, shape tuple or None)``.
         num_ops: the number of ops.
     """
 
     ops_by_type: dict
     variables: list
-    total_parameters: int
+    constants: list
+    parameters: int
     trainable_parameters: int
+    non_trainable_elements: int
+    total_parameters: int
+    constant_elements: int
     placeholders: list
     num_ops: int
 
@@ -62,14 +86,11 @@ def _table(headers, rows):
 
 
 def _facts_of_graph(graph_or_fetches):
-    from ..graphlib import Graph, GraphKeys
-    from .dot import _is_onnx
     if _is_onnx(graph_or_fetches):
         return _facts_of_onnx(graph_or_fetches)
     if isinstance(graph_or_fetches, Graph):
         graph, ops = graph_or_fetches, graph_or_fetches.get_operations()
     else:
-        from .dot import _needed_ops, _resolve
         graph, elements, _ = _resolve(graph_or_fetches, None, None)
         ops = _needed_ops(elements, set())
     trainable = set()
@@ -87,34 +108,58 @@ def _facts_of_graph(graph_or_fetches):
         elif d is not None and d.must_feed and op.outputs:
             t = op.outputs[0]
             placeholders.append((op.name, t.dtype.name, t.shape.raw))
-    return [op.type for op in ops], variables, placeholders, "variables"
+    return [op.type for op in ops], variables, [], placeholders, False
+
+
+# ONNX TensorProto element types holding real floating-point numbers: weights.
+_ONNX_FLOAT_TYPES = frozenset((1, 10, 11, 16, 17, 18, 19, 20))
 
 
 def _facts_of_onnx(model):
-    from .dot import _ONNX_DTYPES
     g = model.graph
-    variables = []
+    weights, constants = [], []
     names = set()
     for init in g.initializer:
         dims = tuple(int(d) for d in init.dims)
-        names.add(init.name)
-        variables.append((init.name, _ONNX_DTYPES.get(init.data_type, "?"), dims,
-                          _size(dims), True))
+        name = _text(init.name)
+        names.add(name)
+        row = (name, _ONNX_DTYPES.get(init.data_type, "?"), dims, _size(dims), True)
+        (weights if init.data_type in _ONNX_FLOAT_TYPES else constants).append(row)
     placeholders = []
     for vi in g.input:
-        if vi.name in names:
+        name = _text(vi.name)
+        if name in names:
             continue
         tt = vi.type.tensor_type
         dims = None
         if tt.HasField("shape"):
             dims = tuple(d.dim_value if d.HasField("dim_value") else None
                          for d in tt.shape.dim)
-        placeholders.append((vi.name, _ONNX_DTYPES.get(tt.elem_type, "?"), dims))
-    return [n.op_type for n in g.node], variables, placeholders, "initializers"
+        placeholders.append((name, _ONNX_DTYPES.get(tt.elem_type, "?"), dims))
+    return [_text(n.op_type) for n in g.node], weights, constants, placeholders, True
+
+
+def _elements(rows):
+    return sum(r[3] or 0 for r in rows)
+
+
+def _plural(n, word):
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _rows(rows, mark_untrainable):
+    return _table(["name", "dtype", "shape", "elements"],
+                  [[n + (" (not trainable)" if mark_untrainable and not tr else ""),
+                    dt, _shape_str(sh), "?" if size is None else f"{size:,}"]
+                   for n, dt, sh, size, tr in rows])
 
 
 def summary(graph_or_fetches=None) -> GraphSummary:
     """A table of a graph: ops by type, variables (shape, parameters), placeholders.
+
+    Parameters are the elements of the trainable variables (an ONNX model: of its
+    floating-point initializers); constants and non-trainable variables are listed
+    apart and never counted as parameters.
 
     Args:
         graph_or_fetches: a :class:`~staticgraph.Graph` (default: the default graph),
@@ -127,33 +172,43 @@ def summary(graph_or_fetches=None) -> GraphSummary:
         >>> print(tf.get_default_graph().summary())
     """
     if graph_or_fetches is None:
-        from ..graphlib import get_default_graph
         graph_or_fetches = get_default_graph()
-    types, variables, placeholders, var_word = _facts_of_graph(graph_or_fetches)
+    types, variables, constants, placeholders, is_onnx = _facts_of_graph(graph_or_fetches)
     by_type = dict(sorted(collections.Counter(types).items(), key=lambda kv: (-kv[1], kv[0])))
-    total = sum(v[3] or 0 for v in variables)
-    trainable = sum(v[3] or 0 for v in variables if v[4])
-    lines = [f"Graph summary: {len(types)} ops, {len(variables)} {var_word}, "
-             f"{total:,} parameters", ""]
+    total = _elements(variables)
+    trainable = _elements(v for v in variables if v[4])
+    frozen = total - trainable
+    constant_elements = _elements(constants)
+    if is_onnx:
+        head = (f"Model summary: {_plural(len(types), 'node')}, "
+                f"{_plural(trainable, 'parameter')} in {_plural(len(variables), 'weight')}, "
+                f"{_plural(len(constants), 'constant')}")
+    else:
+        head = (f"Graph summary: {_plural(len(types), 'op')}, "
+                f"{_plural(len(variables), 'variable')}, "
+                f"{_plural(trainable, 'trainable parameter')}")
+    lines = [head, ""]
     lines.append("Ops by type")
     lines += _table(["type", "count"], [[k, str(v)] for k, v in by_type.items()])
     lines.append("")
-    lines.append(var_word.capitalize())
-    if variables:
-        lines += _table(["name", "dtype", "shape", "parameters"],
-                        [[n + ("" if tr or var_word != "variables" else " (not trainable)"),
-                          dt, _shape_str(sh), "?" if size is None else f"{size:,}"]
-                         for n, dt, sh, size, tr in variables])
-    else:
-        lines.append("(none)")
+    lines.append("Weights (floating-point initializers)" if is_onnx else "Variables")
+    lines += _rows(variables, not is_onnx) if variables else ["(none)"]
+    if is_onnx:
+        lines.append("")
+        lines.append("Constants (other initializers; not parameters)")
+        lines += _rows(constants, False) if constants else ["(none)"]
     lines.append("")
-    lines.append(f"Total parameters: {total:,}")
-    if var_word == "variables":
+    if is_onnx:
+        lines.append(f"Parameters (floating-point initializers): {trainable:,}")
+        lines.append(f"Constant elements (not parameters): {constant_elements:,}")
+    else:
         lines.append(f"Trainable parameters: {trainable:,}")
+        lines.append(f"Non-trainable variable elements (not parameters): {frozen:,}")
+        lines.append(f"All variable elements: {total:,}")
     if any(v[3] is None for v in variables):
         lines.append("(variables of partly unknown shape are not counted)")
     lines.append("")
-    lines.append("Placeholders")
+    lines.append("Inputs" if is_onnx else "Placeholders")
     if placeholders:
         lines += _table(["name", "dtype", "shape"],
                         [[n, dt, _shape_str(sh)] for n, dt, sh in placeholders])
@@ -162,8 +217,12 @@ def summary(graph_or_fetches=None) -> GraphSummary:
     out = GraphSummary("\n".join(lines))
     out.ops_by_type = by_type
     out.variables = variables
-    out.total_parameters = total
+    out.constants = constants
+    out.parameters = trainable
     out.trainable_parameters = trainable
+    out.non_trainable_elements = frozen
+    out.total_parameters = total
+    out.constant_elements = constant_elements
     out.placeholders = placeholders
     out.num_ops = len(types)
     return out

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import shutil
 import stat
 import sys
 import time
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -370,7 +372,7 @@ def test_render_missing_program_through_which(tmp_path, monkeypatch):
         render(g, tmp_path / "g.png")
 
 
-def _fake_dot(tmp_path, exit_code=0):
+def _fake_dot(tmp_path, exit_code=0, error_lines=1):
     bindir = tmp_path / "bin"
     bindir.mkdir()
     log = tmp_path / "dot_args.txt"
@@ -382,7 +384,8 @@ def _fake_dot(tmp_path, exit_code=0):
         f"open({str(log)!r}, 'w').write('\\n'.join(args))\n"
         "data = sys.stdin.buffer.read()\n"
         f"if {exit_code}:\n"
-        "    sys.stderr.write('syntax error in line 1')\n"
+        f"    for k in range({error_lines}):\n"
+        "        sys.stderr.write(f'syntax error in line {k + 1}\\n')\n"
         f"    sys.exit({exit_code})\n"
         "open(args[args.index('-o') + 1], 'wb').write(data)\n")
     script.chmod(script.stat().st_mode | stat.S_IEXEC | stat.S_IXGRP | stat.S_IXOTH)
@@ -419,3 +422,152 @@ def test_names_with_special_characters_are_quoted():
     d = parse_dot(to_dot(g))
     assert "a-b.c/k>1" in d.nodes
     assert d.cluster_path("a-b.c/k>1") == ["cluster_a-b.c"]
+
+
+def test_render_caps_graphviz_error_output(tmp_path, monkeypatch):
+    g, *_ = _mlp()
+    bindir, _ = _fake_dot(tmp_path, exit_code=1, error_lines=200)
+    monkeypatch.setenv("PATH", str(bindir))
+    with pytest.raises(RuntimeError) as info:
+        render(g, tmp_path / "g.svg")
+    msg = str(info.value)
+    assert "syntax error in line 1" in msg and "syntax error in line 5" in msg
+    assert "syntax error in line 6" not in msg
+    assert "(195 more lines)" in msg
+    assert len(msg.splitlines()) <= 7
+
+
+def test_dot_text_is_refused_quoting_one_line(tmp_path):
+    text = "digraph g {\n" + "".join(f"  a{i} -> b{i};\n" for i in range(500)) + "}\n"
+    for call in (lambda: render(text, tmp_path / "g.svg"), lambda: to_dot(text)):
+        with pytest.raises(ValueError) as info:
+            call()
+        msg = str(info.value)
+        assert "'digraph g {'" in msg and "502 lines" in msg
+        assert "a0" not in msg and len(msg) < 300, msg
+    long_line = "digraph g { " + " ".join(f"a{i} -> b{i};" for i in range(500)) + " }"
+    with pytest.raises(ValueError) as info:
+        to_dot(long_line)
+    assert len(str(info.value)) < 300 and "a0 -> b0" in str(info.value)
+    assert not (tmp_path / "g.svg").exists()
+
+
+def _training_mlp(optimizer, layers):
+    """An MLP of ``layers`` dense layers and its training step."""
+    g = tf.Graph()
+    with g.as_default():
+        h = tf.placeholder(tf.float32, [None, 784], name="x")
+        y = tf.placeholder(tf.int64, [None], name="y")
+        for k in range(layers):
+            units = 10 if k == layers - 1 else 32
+            with tf.name_scope(f"layer{k + 1}"):
+                w = tf.Variable(tf.random_normal([int(h.shape[1]), units]), name="w")
+                b = tf.Variable(tf.zeros([units]), name="b")
+                h = tf.matmul(h, w) + b
+                if k < layers - 1:
+                    h = tf.nn.relu(h)
+        loss = tf.reduce_mean(
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=h), name="loss")
+        optimizer.minimize(loss)
+    return g
+
+
+def _svg_node_titles(path):
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    root = ET.parse(path).getroot()
+    return {g.find("svg:title", ns).text for g in root.iter("{http://www.w3.org/2000/svg}g")
+            if g.get("class", "").split()[:1] == ["node"]}
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot program")
+@pytest.mark.parametrize("optimizer,layers,collapse", [
+    ("adam", 2, None), ("adam", 2, 1), ("momentum", 3, None), ("momentum", 3, 2)])
+def test_training_graphs_render_with_the_installed_graphviz(tmp_path, optimizer, layers,
+                                                            collapse):
+    # Without newrank, Graphviz 2.43 (Debian/Ubuntu) fails on these: "trouble in init_rank"
+    opt = (tf.train.AdamOptimizer(0.01) if optimizer == "adam"
+           else tf.train.MomentumOptimizer(0.1, 0.9))
+    g = _training_mlp(opt, layers)
+    text = to_dot(g, collapse=collapse, auto_collapse=None)
+    d = parse_dot(text)
+    assert d.attrs["newrank"] == "true"
+    path = render(g, tmp_path / "train.svg", collapse=collapse, auto_collapse=None,
+                  timeout=60)
+    assert _svg_node_titles(path) == set(d.nodes)
+    names = {op.name for op in g.get_operations()}
+    if collapse is None:
+        assert set(d.nodes) == names
+    else:
+        boxes = {n for n in d.nodes if n not in names}
+        assert boxes and all(n.endswith("/") and n.count("/") == collapse for n in boxes)
+        assert any(n.startswith("gradients/") for n in boxes)
+
+
+# ----------------------------------------------------------------------- ONNX scale
+def _onnx_chain(n, name=lambda i: f"block{i // 100}/relu{i}"):
+    from onnx import TensorProto, helper
+    nodes = [helper.make_node("Relu", [f"t{i}"], [f"t{i + 1}"], name=name(i)) for i in range(n)]
+    graph = helper.make_graph(
+        nodes, "chain", [helper.make_tensor_value_info("t0", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info(f"t{n}", TensorProto.FLOAT, [1])])
+    return helper.make_model(graph)
+
+
+def test_large_onnx_model_draws_in_linear_time():
+    pytest.importorskip("onnx")
+    n = 50_000          # the quadratic drawing took about 18 s here; a linear one 1-2 s
+    model = _onnx_chain(n)
+    start = time.perf_counter()
+    text = to_dot(model, auto_collapse=None)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 10.0, elapsed
+    lines = [line.strip() for line in text.splitlines()]   # (parse_dot is slow at this size)
+    edges = [line for line in lines if " -> " in line]
+    assert len(edges) == n + 1
+    assert sum(1 for line in lines if " [label=" in line and " -> " not in line) == n + 2
+    assert '"t0" -> "block0/relu0" [label="float32[1]"];' in edges
+    assert '"block0/relu1" -> "block0/relu2";' in edges      # no value_info: no label
+    assert f'"block{(n - 1) // 100}/relu{n - 1}" -> "t{n} (output)" [label="float32[1]"];' \
+        in edges
+    d = parse_dot(to_dot(_onnx_chain(1000), auto_collapse=None))   # the same, parsed
+    assert len(d.nodes) == 1002 and len(d.edges) == 1001
+    assert d.cluster_path("block7/relu712") == ["cluster_block7"]
+
+
+def test_onnx_node_names_that_repeat_or_name_tensors_get_their_own_ids():
+    pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+    n = 3000
+    nodes = [helper.make_node("Relu", ["t0" if i == 0 else f"t{i}"], [f"t{i + 1}"],
+                              name="relu") for i in range(n)]
+    nodes.append(helper.make_node("Neg", [f"t{n}"], ["t_out"], name="t0"))  # = the input
+    nodes.append(helper.make_node("Abs", ["t_out"], ["y"], name="relu_1"))  # = a suffixed id
+    graph = helper.make_graph(
+        nodes, "dups", [helper.make_tensor_value_info("t0", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+    start = time.perf_counter()
+    d = parse_dot(to_dot(helper.make_model(graph), auto_collapse=None))
+    assert time.perf_counter() - start < 5.0
+    assert len(d.nodes) == n + 4                  # no two nodes share an id
+    ids = ["relu"] + [f"relu_{k}" for k in range(1, n)]
+    edges = {(src, dst) for src, dst, _ in d.edges}
+    assert all((a, b) in edges for a, b in zip(ids, ids[1:]))
+    assert d.edge("t0", "relu")["label"] == "float32[1]"
+    assert d.nodes["t0"]["shape"] == "invhouse"
+    neg = [name for name, attrs in d.nodes.items() if attrs["label"].split("\n")[1] == "Neg"]
+    abs_ = [name for name, attrs in d.nodes.items() if attrs["label"].split("\n")[1] == "Abs"]
+    assert neg != ["t0"] and abs_ != ["relu_1"]
+    assert {(f"relu_{n - 1}", neg[0]), (neg[0], abs_[0]), (abs_[0], "y (output)")} <= edges
+
+
+def test_onnx_names_that_are_not_utf8_are_drawn_and_summarized():
+    onnx = pytest.importorskip("onnx")
+    from staticgraph.export import summary
+    blob = _onnx_chain(3, name=lambda i: f"scope/nodeA{i}").SerializeToString()
+    assert blob.count(b"nodeA1") == 1
+    damaged = onnx.load_model_from_string(blob.replace(b"nodeA1", b"node\xff1"))
+    d = parse_dot(to_dot(damaged, auto_collapse=None))
+    assert "scope/node\ufffd1" in d.nodes
+    assert d.edge("scope/nodeA0", "scope/node\ufffd1") == {}
+    assert d.edge("scope/node\ufffd1", "scope/nodeA2") == {}
+    assert summary(damaged).ops_by_type == {"Relu": 3}

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
+import pytest
+
 import staticgraph as tf
 from staticgraph.export import print_summary, summary
 
@@ -30,14 +33,17 @@ def test_summary_table_and_numbers():
     assert s.ops_by_type["MatMul"] == 1 and s.ops_by_type["Placeholder"] == 2
     assert list(s.ops_by_type.values()) == sorted(s.ops_by_type.values(), reverse=True)
     assert s.total_parameters == 784 * 10 + 10 + 1
-    assert s.trainable_parameters == 7850
+    assert s.parameters == s.trainable_parameters == 7850
+    assert s.non_trainable_elements == 1 and s.constants == []
     names = {v[0]: v for v in s.variables}
     assert names["layer1/w"][1:4] == ("float32", (784, 10), 7840)
     assert names["counter"][4] is False and names["layer1/w"][4] is True
     assert s.placeholders == [("x", "float32", (None, 784)), ("step", "int64", ())]
     text = str(s)
-    assert "Total parameters: 7,851" in text
-    assert "Trainable parameters: 7,850" in text
+    assert text.splitlines()[0].endswith(", 3 variables, 7,850 trainable parameters")
+    assert "Trainable parameters: 7,850" in text.splitlines()
+    assert "Non-trainable variable elements (not parameters): 1" in text.splitlines()
+    assert "All variable elements: 7,851" in text.splitlines()
     assert any(line.split()[:1] == ["layer1/w"] and "(784, 10)" in line and "7,840" in line
                for line in text.splitlines())
     assert any(line.split()[:3] == ["x", "float32", "(?,"] for line in text.splitlines())
@@ -57,7 +63,7 @@ def test_summary_of_fetches_counts_what_they_need():
     s = summary(h)
     assert "counter" not in {v[0] for v in s.variables}
     assert [p[0] for p in s.placeholders] == ["x"]
-    assert s.total_parameters == 7850
+    assert s.total_parameters == s.parameters == 7850
 
 
 def test_summary_of_unknown_shapes_and_empty_graph():
@@ -69,3 +75,60 @@ def test_summary_of_unknown_shapes_and_empty_graph():
     s = summary(g)
     assert s.placeholders == [("anything", "float32", None)]
     assert "<unknown>" in s
+
+
+def test_parameters_are_the_trainable_variables_only():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 5], name="x")
+        table = tf.constant(np.arange(1000, dtype=np.int32).reshape(100, 10), name="table")
+        w = tf.Variable(tf.ones([5, 4]), name="w")
+        tf.Variable(0, trainable=False, name="global_step")
+        tf.gather(table, tf.argmax(tf.matmul(x, w), axis=1))
+    s = summary(g)
+    size = 5 * 4           # w's elements: the only parameters
+    assert s.parameters == s.trainable_parameters == size
+    assert s.non_trainable_elements == 1
+    assert "table" not in {v[0] for v in s.variables}
+    lines = str(s).splitlines()
+    assert lines[0].endswith(f"2 variables, {size} trainable parameters")
+    assert f"Trainable parameters: {size}" in lines
+    assert not any("1,000" in line or "1000" in line for line in lines)
+
+
+def _onnx_with_constants():
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    inits = [numpy_helper.from_array(np.ones((4, 3), np.float32), name="w"),
+             numpy_helper.from_array(np.ones((3,), np.float16), name="b"),
+             numpy_helper.from_array(np.array([-1, 3], np.int64), name="shape"),
+             numpy_helper.from_array(np.arange(50, dtype=np.int32), name="ids")]
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["m"]),
+             helper.make_node("Cast", ["m"], ["m16"], to=TensorProto.FLOAT16),
+             helper.make_node("Add", ["m16", "b"], ["a"]),
+             helper.make_node("Reshape", ["a", "shape"], ["y"]),
+             helper.make_node("Gather", ["ids", "shape"], ["z"])]
+    graph = helper.make_graph(
+        nodes, "net", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT16, None),
+         helper.make_tensor_value_info("z", TensorProto.INT32, None)], initializer=inits)
+    return onnx, helper.make_model(graph)
+
+
+def test_onnx_parameters_are_floating_point_initializers_and_constants_apart():
+    _, model = _onnx_with_constants()
+    s = summary(model)
+    assert s.parameters == s.total_parameters == 4 * 3 + 3
+    assert [v[0] for v in s.variables] == ["w", "b"]
+    assert [(c[0], c[1], c[3]) for c in s.constants] == [("shape", "int64", 2),
+                                                         ("ids", "int32", 50)]
+    assert s.constant_elements == 52
+    assert s.placeholders == [("x", "float32", (None, 4))]
+    lines = str(s).splitlines()
+    assert lines[0] == "Model summary: 5 nodes, 15 parameters in 2 weights, 2 constants"
+    assert "Parameters (floating-point initializers): 15" in lines
+    assert "Constant elements (not parameters): 52" in lines
+    weights_at = lines.index("Weights (floating-point initializers)")
+    constants_at = lines.index("Constants (other initializers; not parameters)")
+    assert any(line.split()[:1] == ["ids"] for line in lines[constants_at:])
+    assert not any(line.split()[:1] == ["ids"] for line in lines[weights_at:constants_at])
