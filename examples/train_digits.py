@@ -105,6 +105,12 @@ def export_and_check(sess, x, images, directory):
     return agree == len(images) and close
 
 
+# A run of at least this many epochs must reach this test accuracy (shorter runs,
+# such as the first leg of a resumed run, are not judged).
+EXPECTED_AFTER_EPOCHS = 10
+EXPECTED_ACCURACY = 0.95
+
+
 def progress(epoch, epochs, loss, train_acc, test_acc, seconds):
     """One line per epoch: a bar, the loss and both accuracies."""
     done = int(20 * (epoch + 1) / epochs)
@@ -173,8 +179,9 @@ def main(argv=None):
     elapsed = time.perf_counter() - start
     print(f"{steps} Adam steps in {elapsed:.1f}s; test accuracy {test_acc:.3f} "
           f"on {len(x_test)} held-out digits")
-    if test_acc < 0.95:
-        print("test accuracy is below the expected 0.95", file=sys.stderr)
+    if args.epochs >= EXPECTED_AFTER_EPOCHS and test_acc < EXPECTED_ACCURACY:
+        print(f"test accuracy is below the expected {EXPECTED_ACCURACY} after "
+              f"{args.epochs} epochs", file=sys.stderr)
         return 1
     if not onnx_ok:
         print("onnxruntime's predictions differ from the session's", file=sys.stderr)

@@ -58,3 +58,25 @@ def test_op_error_carries_the_op_and_copies_without_it():
 def test_catching_by_base_class():
     with pytest.raises(errors.OpError):
         raise errors.OutOfRangeError(None, None, "end of sequence")
+
+
+def test_declaration_errors_are_tf1_types_and_name_the_users_line():
+    """A dtype mismatch reads like every other declaration error: TF1's exception type
+    (not an OpError), the op's type and would-be name, and the user's file:line."""
+    here = test_declaration_errors_are_tf1_types_and_name_the_users_line.__code__.co_filename
+    g = tf.Graph()
+    with g.as_default():
+        i = tf.constant([1, 2], name="i")
+        f = tf.constant([1.0, 2.0], name="f")
+        caught = []
+        for declare, kind in ((lambda: tf.add(i, f), TypeError),
+                              (lambda: tf.reshape(f, [3]), ValueError)):
+            with pytest.raises(kind) as info:
+                declare()
+            assert not isinstance(info.value, errors.OpError)
+            line = declare.__code__.co_firstlineno
+            assert str(info.value).endswith(f"Declared at {here}:{line}."), str(info.value)
+            caught.append(str(info.value))
+    assert "Input 'y' of 'Add' Op has type float32 that does not match type int32 of " \
+           "argument 'x' for 'Add' (op: 'Add')" in caught[0]
+    assert "for 'Reshape' (op: 'Reshape')" in caught[1]

@@ -342,7 +342,8 @@ def lin_space(start, stop, num, name=None):
         >>> tf.lin_space(10.0, 12.0, 3)   # [10., 11., 12.]
     """
     with name_scope(name, "LinSpace", [start, stop, num]) as scope:
-        start, stop = convert_same_dtype(start, stop, names=("start", "stop"))
+        start, stop = convert_same_dtype(start, stop, names=("start", "stop"),
+                                         op_type="LinSpace", name=scope)
         num = convert_to_tensor(num, preferred_dtype=dtypes.int32, name="num")
         return apply_op("LinSpace", [start, stop, num], name=scope)
 

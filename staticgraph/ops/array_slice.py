@@ -323,7 +323,8 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
         else:
             strides = [1] * len(np.reshape(np.asarray(begin), -1))
     begin, end, strides = convert_same_dtype(begin, end, strides,
-                                             names=("begin", "end", "strides"))
+                                             names=("begin", "end", "strides"),
+                                             op_type="StridedSlice", name=name)
     attrs = {"begin_mask": int(begin_mask), "end_mask": int(end_mask),
              "ellipsis_mask": int(ellipsis_mask), "new_axis_mask": int(new_axis_mask),
              "shrink_axis_mask": int(shrink_axis_mask)}
@@ -525,5 +526,6 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TF1's name
         >>> tf.slice(x, [1, 0], [1, -1])  # the second row, as a [1, n] tensor
     """
     x = convert_to_tensor(input_)
-    begin, size = convert_same_dtype(begin, size, names=("begin", "size"))
+    begin, size = convert_same_dtype(begin, size, names=("begin", "size"), op_type="Slice",
+                                     name=name)
     return apply_op("Slice", [x, begin, size], name=name)

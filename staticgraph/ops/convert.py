@@ -11,9 +11,10 @@ import numbers
 
 import numpy as np
 
-from ..graphlib import Tensor, TensorShape, as_dtype, dtypes
+from ..graphlib import Tensor, TensorShape, as_dtype, capture_user_frame, dtypes, format_frame
 from ..graphlib.dtypes import DType
-from .registry import apply_op
+from ..graphlib.graph import _declaration_message
+from .registry import apply_op, get_op_def
 
 __all__ = ["convert_to_tensor", "convert_n_to_tensor", "constant", "to_numpy_constant",
            "register_tensor_conversion_function", "convert_same_dtype"]
@@ -269,11 +270,25 @@ def convert_n_to_tensor(values, dtype=None, name=None, preferred_dtype=None):
 
 
 
-def convert_same_dtype(*values, names=("x", "y", "z")):
+def convert_same_dtype(*values, names=("x", "y", "z"), op_type=None, name=None):
     """Convert op inputs that share one type attribute, as TF1's op wrappers do.
 
     The first tensor among ``values`` fixes the dtype; Python values and arrays are
     converted to it. Tensors of another dtype raise TypeError naming the argument.
+
+    Args:
+        *values: the inputs (tensors, variables, Python values, arrays).
+        names: the inputs' argument names, for messages.
+        op_type: the type of the op the inputs are for (``"Add"``): messages then
+            read as TF1's ("Input 'y' of 'Add' Op has type float32 that does not
+            match type int32 of argument 'x'.") and name the op, its would-be name
+            and input shapes, like any declaration error.
+        name: the op's ``name`` argument (a scope ending in ``/`` is used as is).
+
+    Raises:
+        TypeError: a tensor's dtype differs from the first tensor's, or a Python
+            value cannot take that dtype; the message ends with the user's
+            ``file:line``.
     """
     if values and type(values[0]) is Tensor:  # the usual case: tensors of one dtype
         anchor = values[0].dtype
@@ -282,24 +297,65 @@ def convert_same_dtype(*values, names=("x", "y", "z")):
                 break
         else:
             return list(values)
-    anchor = None
-    for v in values:
+    anchor, anchor_at = None, 0
+    for i, v in enumerate(values):
         if isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor"):
-            anchor = convert_to_tensor(v).dtype
+            anchor, anchor_at = convert_to_tensor(v).dtype, i
             break
     out = []
     for i, v in enumerate(values):
         if isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor"):
             t = convert_to_tensor(v)
             if anchor is not None and t.dtype is not anchor:
-                arg = names[i] if i < len(names) else f"input {i}"
-                raise TypeError(f"Input '{arg}' has type {t.dtype.name} that does not match "
-                                f"type {anchor.name} of the other inputs")
+                raise _declaration_type_error(
+                    f"Input '{_arg_name(names, i)}'{_of_op(op_type)} has type {t.dtype.name} "
+                    f"that does not match type {anchor.name} of argument "
+                    f"'{_arg_name(names, anchor_at)}'", values, op_type, name)
             out.append(t)
         elif anchor is not None:
-            out.append(convert_to_tensor(v, dtype=anchor))
+            try:
+                out.append(convert_to_tensor(v, dtype=anchor))
+            except (TypeError, ValueError) as exc:
+                text = repr(v)
+                if len(text) > 60:
+                    text = text[:60] + "..."
+                raise _declaration_type_error(
+                    f"Expected {anchor.name} passed to parameter '{_arg_name(names, i)}'"
+                    f"{_of_op(op_type, 'op')}, got {text} of type '{type(v).__name__}' "
+                    f"instead. Error: {str(exc).rstrip('.')}", values, op_type, name) from None
         else:
             t = convert_to_tensor(v)
             anchor = t.dtype
             out.append(t)
     return out
+
+
+def _arg_name(names, i):
+    return names[i] if i < len(names) else f"input {i}"
+
+
+def _of_op(op_type, word="Op"):
+    """`` of 'Add' Op`` (TF1's wording), or nothing when the op type is not known."""
+    if op_type is None:
+        return ""
+    return f" of '{op_type}' Op" if word == "Op" else f" of op '{op_type}'"
+
+
+def _declaration_type_error(message, values, op_type, name):
+    """A TypeError for inputs of an op that could not be declared, worded like every
+    declaration error (the graph's own formatter): the op's would-be name and type,
+    its input shapes and the user's ``file:line``."""
+    frame = capture_user_frame()
+    tensors = [v for v in values if isinstance(v, Tensor)]
+    if op_type is None or not tensors:
+        return TypeError(f"{message}. Declared at {format_frame(frame)}.")
+    try:
+        default = get_op_def(op_type).default_name
+    except KeyError:
+        default = None
+    wanted = name or default or op_type
+    if wanted.endswith("/"):                 # a name scope, used as the op's name
+        full = wanted[:-1]
+    else:
+        full = tensors[0].graph.unique_name(wanted, mark_as_used=False)
+    return TypeError(_declaration_message(message, full, op_type, tensors, frame))

@@ -329,7 +329,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         raise ValueError("Only one of transpose_a and adjoint_a can be True.")
     if transpose_b and adjoint_b:
         raise ValueError("Only one of transpose_b and adjoint_b can be True.")
-    a, b = convert_same_dtype(a, b, names=("a", "b"))
+    a, b = convert_same_dtype(a, b, names=("a", "b"), op_type="MatMul", name=name)
     ra, rb = a.shape.rank, b.shape.rank
     if ra is None or rb is None or ra > 2 or rb > 2:
         return apply_op("BatchMatMulV2", [a, b],

@@ -363,7 +363,7 @@ class AddN(OpDef):
 
 
 def _binary(op_type, x, y, name):
-    x, y = convert_same_dtype(x, y)
+    x, y = convert_same_dtype(x, y, op_type=op_type, name=name)
     return apply_op(op_type, [x, y], name=name)
 
 
@@ -385,7 +385,7 @@ def multiply(x, y, name=None):
 def _scoped_binary(op_type, x, y, name, default_name):
     """An op in a name scope, as TF1's Python-level wrappers do (op named like the scope)."""
     with name_scope(name, default_name, [x, y]) as scope:
-        x, y = convert_same_dtype(x, y)
+        x, y = convert_same_dtype(x, y, op_type=op_type, name=scope)
         return apply_op(op_type, [x, y], name=scope)
 
 
@@ -414,7 +414,7 @@ def truediv(x, y, name=None):
         >>> tf.truediv(tf.constant([3, 4]), 2)  # float64 [1.5, 2.]
     """
     with name_scope(name, "truediv", [x, y]) as scope:
-        x, y = convert_same_dtype(x, y)
+        x, y = convert_same_dtype(x, y, op_type="RealDiv", name=scope)
         if x.dtype not in _TRUEDIV_TABLE:
             raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__")
         target = _TRUEDIV_TABLE[x.dtype]
@@ -438,7 +438,9 @@ def div(x, y, name=None):
         name: op name (default ``"div"``).
     """
     with name_scope(name, "div", [x, y]) as scope:
-        x, y = convert_same_dtype(x, y)
+        floats = getattr(getattr(x, "dtype", None), "is_floating", True)
+        x, y = convert_same_dtype(x, y, op_type="RealDiv" if floats else "FloorDiv",
+                                  name=scope)
         op_type = "RealDiv" if x.dtype.is_floating else "FloorDiv"
         return apply_op(op_type, [x, y], name=scope)
 
@@ -530,7 +532,7 @@ def squared_difference(x, y, name=None):
 
 def atan2(y, x, name=None):
     """``atan(y / x)`` elementwise, in the quadrant of ``(x, y)``; float tensors."""
-    y, x = convert_same_dtype(y, x, names=("y", "x"))
+    y, x = convert_same_dtype(y, x, names=("y", "x"), op_type="Atan2", name=name)
     return apply_op("Atan2", [y, x], name=name)
 
 
@@ -564,7 +566,8 @@ def add_n(inputs, name=None):
     if isinstance(inputs, Tensor) or not isinstance(inputs, (list, tuple)) or not inputs:
         raise ValueError("inputs must be a list of at least one Tensor with the same dtype "
                          "and shape")
-    tensors = convert_same_dtype(*inputs, names=tuple(f"inputs[{i}]" for i in range(len(inputs))))
+    tensors = convert_same_dtype(*inputs, names=tuple(f"inputs[{i}]" for i in range(len(inputs))),
+                                 op_type="AddN", name=name)
     if len(tensors) == 1:
         if name:
             from .core_ops import identity

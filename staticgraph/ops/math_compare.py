@@ -133,7 +133,7 @@ class LogicalNot(OpDef):
 
 
 def _compare(op_type, x, y, name):
-    x, y = convert_same_dtype(x, y)
+    x, y = convert_same_dtype(x, y, op_type=op_type, name=name)
     return apply_op(op_type, [x, y], name=name)
 
 

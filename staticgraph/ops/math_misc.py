@@ -169,7 +169,8 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
         >>> tf.clip_by_value([-1., 0.5, 2.], 0., 1.)  # [0., 0.5, 1.]
     """
     t, lo, hi = convert_same_dtype(t, clip_value_min, clip_value_max,
-                                   names=("t", "clip_value_min", "clip_value_max"))
+                                   names=("t", "clip_value_min", "clip_value_max"),
+                                   op_type="ClipByValue", name=name)
     return apply_op("ClipByValue", [t, lo, hi], name=name)
 
 
@@ -454,7 +455,7 @@ def where(condition, x=None, y=None, name=None):
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     condition = convert_to_tensor(condition)
-    x, y = convert_same_dtype(x, y, names=("x", "y"))
+    x, y = convert_same_dtype(x, y, names=("x", "y"), op_type="Select", name=name)
     return apply_op("Select", [condition, x, y], name=name)
 
 
@@ -472,5 +473,5 @@ def where_v2(condition, x=None, y=None, name=None):
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     condition = convert_to_tensor(condition)
-    x, y = convert_same_dtype(x, y, names=("x", "y"))
+    x, y = convert_same_dtype(x, y, names=("x", "y"), op_type="SelectV2", name=name)
     return apply_op("SelectV2", [condition, x, y], name=name)

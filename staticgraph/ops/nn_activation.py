@@ -342,7 +342,8 @@ def bias_add(value, bias, data_format=None, name=None):
     if data_format not in _DATA_FORMATS:
         raise ValueError(f"data_format must be 'NHWC' or 'NCHW', got {data_format!r}")
     with name_scope(name, "BiasAdd", [value, bias]) as scope:
-        value, bias = convert_same_dtype(value, bias, names=("value", "bias"))
+        value, bias = convert_same_dtype(value, bias, names=("value", "bias"),
+                                         op_type="BiasAdd", name=scope)
         return apply_op("BiasAdd", [value, bias], {"data_format": _DATA_FORMATS[data_format]},
                         name=scope)
 

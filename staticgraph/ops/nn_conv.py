@@ -291,7 +291,8 @@ def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True
     """
     f = _lookup("filters", filters, "filter", filter)
     attrs = _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu)
-    x, f = convert_same_dtype(input, f, names=("input", "filter"))
+    x, f = convert_same_dtype(input, f, names=("input", "filter"), op_type="Conv2D",
+                              name=name)
     return apply_op("Conv2D", [x, f], attrs, name=name)
 
 
@@ -316,7 +317,8 @@ def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=N
     """
     f = _lookup("filters", filters, "filter", filter)
     attrs = _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu)
-    f, dy = convert_same_dtype(f, out_backprop, names=("filter", "out_backprop"))
+    f, dy = convert_same_dtype(f, out_backprop, names=("filter", "out_backprop"),
+                               op_type="Conv2DBackpropInput", name=name)
     sizes = convert_to_tensor(input_sizes, preferred_dtype=dtypes.int32)
     return apply_op("Conv2DBackpropInput", [sizes, f, dy], attrs, name=name)
 
@@ -343,7 +345,8 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, 
         >>> dw = tf.nn.conv2d_backprop_filter(x, [3, 3, 1, 32], dy, [1, 1, 1, 1], "SAME")
     """
     attrs = _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu)
-    x, dy = convert_same_dtype(input, out_backprop, names=("input", "out_backprop"))
+    x, dy = convert_same_dtype(input, out_backprop, names=("input", "out_backprop"),
+                               op_type="Conv2DBackpropFilter", name=name)
     sizes = convert_to_tensor(filter_sizes, preferred_dtype=dtypes.int32)
     return apply_op("Conv2DBackpropFilter", [x, sizes, dy], attrs, name=name)
 

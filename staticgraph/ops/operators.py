@@ -37,7 +37,7 @@ def _binary(fn, op_name, reverse=False):
             except (TypeError, ValueError):
                 if not isinstance(other, _VALUE_TYPES):
                     return NotImplemented  # let the other operand try
-                raise
+                y = other  # the op's own conversion raises TF1's error naming op and line
         if reverse:
             x, y = y, x
         return fn(x, y, name=op_name)

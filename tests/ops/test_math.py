@@ -441,3 +441,77 @@ def test_hessian_of_tanh_matches_closed_form(fresh_graph):
     h = run(tf.hessians(tf.reduce_sum(tf.tanh(x)), x)[0])
     t = np.tanh(xv)
     np.testing.assert_allclose(h, np.diag(-2 * t * (1 - t * t)), rtol=1e-12, atol=1e-15)
+
+
+# ------------------------------------------------ dtype mismatches name the op and the line
+def _next_line():
+    """The line after the caller's current one: where the caller declares next."""
+    import inspect
+    frame = inspect.currentframe().f_back
+    return f"{frame.f_code.co_filename}:{frame.f_lineno + 1}"
+
+
+@pytest.mark.parametrize("fn,op_type", [
+    (tf.add, "Add"), (tf.subtract, "Sub"), (tf.multiply, "Mul"), (tf.maximum, "Maximum"),
+    (tf.minimum, "Minimum"), (tf.pow, "Pow"), (tf.realdiv, "RealDiv"),
+    (tf.squared_difference, "SquaredDifference"), (tf.floormod, "FloorMod")])
+def test_binary_dtype_mismatch_names_op_dtypes_and_user_line(fresh_graph, fn, op_type):
+    i = tf.placeholder(tf.int32, [2, 3], name="i")
+    f = tf.placeholder(tf.float32, [3], name="f")
+    count = len(fresh_graph.get_operations())
+    with pytest.raises(TypeError) as info:
+        where = _next_line()
+        fn(i, f)
+    msg = str(info.value)
+    # TF 1.15's wording (op_def_library), then the op's name, shapes and the user's line
+    assert msg.startswith(f"Input 'y' of '{op_type}' Op has type float32 that does not match "
+                          f"type int32 of argument 'x'"), msg
+    assert "with input shapes: [2,3], [3]" in msg
+    assert msg.endswith(f"Declared at {where}."), msg
+    assert len(fresh_graph.get_operations()) == count      # nothing was declared
+    # the name quoted is the one the op gets in the same graph with agreeing inputs
+    named = msg.split(" for '", 1)[1].split("'", 1)[0]
+    with tf.Graph().as_default():
+        i2 = tf.placeholder(tf.int32, [2, 3], name="i")
+        f2 = tf.placeholder(tf.float32, [3], name="f")
+        same = f2 if op_type == "RealDiv" else i2      # RealDiv takes floats only
+        assert fn(same, same).op.name == named == op_type
+
+
+def test_dtype_mismatch_name_follows_scopes_and_given_names(fresh_graph):
+    i = tf.constant([1, 2])
+    f = tf.constant([1.0, 2.0])
+    with tf.name_scope("block"):
+        tf.add(i, i)
+        with pytest.raises(TypeError, match=r"for 'block/Add_1' \(op: 'Add'\)"):
+            tf.add(i, f)
+        assert tf.add(i, i).name == "block/Add_1:0"
+    with pytest.raises(TypeError, match=r"for 'mine' \(op: 'Add'\)"):
+        tf.add(i, f, name="mine")
+    # scoped wrappers name the op after their scope
+    with pytest.raises(TypeError, match=r"of 'RealDiv' Op .* for 'truediv' \(op: 'RealDiv'\)"):
+        tf.truediv(i, f)
+    with pytest.raises(TypeError, match=r"of 'DivNoNan' Op .* for 'safe' \(op: 'DivNoNan'\)"):
+        tf.div_no_nan(f, i, name="safe")
+    with pytest.raises(TypeError, match=r"Input 'inputs\[2\]' of 'AddN' Op has type float32 "
+                                        r"that does not match type int32 of argument "
+                                        r"'inputs\[0\]'"):
+        tf.add_n([i, i, f])
+    # the Python operator reports the same, under its own op name
+    with pytest.raises(TypeError) as info:
+        where = _next_line()
+        i * f
+    assert "of 'Mul' Op has type float32" in str(info.value)
+    assert str(info.value).endswith(f"Declared at {where}.")
+
+
+def test_python_value_of_another_dtype_names_parameter_op_and_line(fresh_graph):
+    i = tf.constant([1, 2])
+    with pytest.raises(TypeError) as info:
+        where = _next_line()
+        tf.add(i, 1.5)
+    msg = str(info.value)
+    assert msg.startswith("Expected int32 passed to parameter 'y' of op 'Add', got 1.5 of "
+                          "type 'float' instead."), msg
+    assert msg.endswith(f"Declared at {where}.")
+    assert tf.add(i, 2).dtype == tf.int32      # a value that fits converts silently

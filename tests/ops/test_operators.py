@@ -148,3 +148,16 @@ def test_getitem_with_unknown_dims():
     y = x[:, ::-1, 1]
     assert y.shape.as_list()[1:] == [3]
     np.testing.assert_array_equal(run(y, {x: A}), A[:, ::-1, 1])
+
+
+@pytest.mark.parametrize("expression, op_type", [
+    (lambda a: a + 1.5, "Add"), (lambda a: a - 1.5, "Sub"), (lambda a: a < 1.5, "Less"),
+    (lambda a: a // 1.5, "FloorDiv"), (lambda a: a ** 0.5, "Pow"),
+])
+def test_operator_with_a_python_value_of_another_dtype_names_op_and_line(expression, op_type):
+    a = tf.placeholder(tf.int32, [2])
+    with pytest.raises(TypeError) as info:
+        expression(a)
+    message = str(info.value)
+    assert f"of op '{op_type}'" in message and "Expected int32" in message
+    assert f"Declared at {__file__}:" in message
