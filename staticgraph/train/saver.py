@@ -8,9 +8,11 @@ and restoring add nothing to the graph. Files are described in
 from __future__ import annotations
 
 import inspect
+import math
 import numbers
 import os
 import time
+import warnings
 
 import numpy as np
 
@@ -65,6 +67,28 @@ class SaverDef:
         return f"SaverDef({self.to_dict()!r})"
 
 
+def _checked_max_to_keep(value, where):
+    """``max_to_keep`` as an int >= 0 (None means 0: keep every checkpoint)."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{where} must be an int or None, got {value!r:.40}")
+    if value < 0:
+        raise ValueError(f"{where} must be >= 0 (0 or None keeps every checkpoint), got "
+                         f"{int(value)}: a negative value would delete each checkpoint as "
+                         f"soon as it is written")
+    return int(value)
+
+
+def _checked_hours(value, where):
+    """``keep_checkpoint_every_n_hours`` as a float (not NaN)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{where} must be a number, got {value!r:.40}")
+    if math.isnan(value):
+        raise ValueError(f"{where} must be a number, got NaN")
+    return float(value)
+
+
 def _variable_tensor(var):
     """The ``VariableV2`` output tensor of a Variable (or of a variable tensor)."""
     if isinstance(var, Variable):
@@ -103,7 +127,9 @@ class Saver:
             ``{checkpoint name: variable}``. Default: all global variables and
             saveable objects of the default graph.
         reshape: allow restoring a tensor of another shape with as many elements.
-        max_to_keep: the number of recent checkpoints kept (None or 0: keep all).
+        max_to_keep: the number of recent checkpoints kept (None or 0: keep all). A
+            negative value is refused with a ValueError, here and in a ``saver_def``
+            (TF1 takes it and deletes every checkpoint right after writing it).
         keep_checkpoint_every_n_hours: additionally keep one checkpoint every N hours.
         allow_empty: allow a Saver without variables (it then saves nothing).
         pad_step_number: write ``model.ckpt-00000100`` instead of ``model.ckpt-100``.
@@ -112,6 +138,18 @@ class Saver:
         sharded, name, restore_sequentially, builder, write_version, filename: accepted
             for TF1 compatibility (one file holds all tensors).
         saver_def: a :class:`SaverDef` (or its dict) to rebuild a saver from a meta graph.
+
+    Rotation deletes only what it can prove this framework wrote where it saves: a
+    checkpoint beyond ``max_to_keep`` is deleted when it lies directly in the directory
+    of the save that rotates it out (after resolving symlinks and ``..``) and its data
+    file is a regular file whose header says it is a staticgraph checkpoint; only its
+    known files (see :func:`~staticgraph.train.remove_checkpoint`) are removed. Others
+    are forgotten, never deleted. Checkpoints listed from another directory are dropped
+    from the list when saving, so a state file only lists its own directory's.
+
+    Raises:
+        ValueError: ``max_to_keep`` is negative, or other invalid settings.
+        TypeError: ``max_to_keep`` or ``keep_checkpoint_every_n_hours`` is not a number.
 
     Example:
         >>> saver = tf.train.Saver(max_to_keep=3)
@@ -131,10 +169,16 @@ class Saver:
             saver_def = SaverDef.from_dict(saver_def)
         if saver_def is not None and not isinstance(saver_def, SaverDef):
             raise TypeError(f"saver_def must be a SaverDef, got {type(saver_def).__name__}")
+        where = "max_to_keep"
+        hours_where = "keep_checkpoint_every_n_hours"
         if saver_def is not None:
             max_to_keep = saver_def.max_to_keep
             keep_checkpoint_every_n_hours = saver_def.keep_checkpoint_every_n_hours
             sharded, write_version = saver_def.sharded, saver_def.version
+            where, hours_where = "saver_def.max_to_keep", "saver_def." + hours_where
+        max_to_keep = _checked_max_to_keep(max_to_keep, where)
+        keep_checkpoint_every_n_hours = _checked_hours(keep_checkpoint_every_n_hours,
+                                                       hours_where)
         self._var_list = var_list
         self._reshape = reshape
         self._sharded = sharded
@@ -171,7 +215,13 @@ class Saver:
         elif given is not None and given.variables:
             var_map = {}
             for ckpt_name, op_name in given.variables.items():
-                var_map[ckpt_name] = graph.get_tensor_by_name(op_name + ":0")
+                try:
+                    var_map[ckpt_name] = _variable_tensor(graph.get_tensor_by_name(
+                        op_name + ":0"))
+                except (KeyError, TypeError, ValueError):
+                    raise ValueError(f"saver_def variable {ckpt_name!r:.80} names "
+                                     f"{op_name!r:.80}, not a variable of "
+                                     f"{graph.describe()}") from None
         else:
             found = (graph.get_collection(GraphKeys.GLOBAL_VARIABLES)
                      + graph.get_collection(GraphKeys.SAVEABLE_OBJECTS))
@@ -223,7 +273,11 @@ class Saver:
             latest_filename: the state file's name (default ``checkpoint``).
             meta_graph_suffix: the graph file's extension.
             write_meta_graph: also write ``<prefix>.meta``.
-            write_state: update the state file and delete checkpoints beyond max_to_keep.
+            write_state: update the state file and delete checkpoints beyond max_to_keep
+                (see the class docstring for what may be deleted).
+
+        Temporary files that killed earlier saves of the same prefix left in the
+        directory are removed first.
 
         Returns:
             The prefix written (None when there was nothing to save).
@@ -236,8 +290,12 @@ class Saver:
         self._check_session(sess)
         if latest_filename is None:
             latest_filename = "checkpoint"
-        if os.path.split(latest_filename)[0]:
+        if os.path.split(latest_filename)[0] or latest_filename in (".", ".."):
             raise ValueError("'latest_filename' must not contain path components")
+        if not meta_graph_suffix or os.sep in meta_graph_suffix or (
+                os.altsep and os.altsep in meta_graph_suffix):
+            raise ValueError(f"meta_graph_suffix {meta_graph_suffix!r} must be a non-empty "
+                             "extension without path separators")
         save_path = os.fspath(save_path)
         step = None
         if global_step is not None:
@@ -254,13 +312,16 @@ class Saver:
             raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
         if not self._vars:
             return None
+        if write_state:
+            _cm._quote(checkpoint_file)   # a path the state file cannot hold: refused now
+        _cm.remove_orphaned_temp_files(save_dir, os.path.basename(save_path))
         _cm.write_checkpoint(checkpoint_file, self._snapshot(sess), global_step=step)
         if write_meta_graph:
             self.export_meta_graph(checkpoint_file + "." + meta_graph_suffix,
                                    strip_default_attrs=strip_default_attrs,
                                    save_debug_info=save_debug_info)
         if write_state:
-            self._record_last_checkpoint(checkpoint_file)
+            self._record_last_checkpoint(checkpoint_file, save_dir)
             _cm.update_checkpoint_state(
                 save_dir, checkpoint_file,
                 all_model_checkpoint_paths=self.last_checkpoints,
@@ -268,7 +329,7 @@ class Saver:
                 all_model_checkpoint_timestamps=[t for _, t in self._last_checkpoints] or None,
                 last_preserved_timestamp=self._last_preserved_timestamp,
                 save_relative_paths=self._save_relative_paths)
-            self._maybe_delete_old_checkpoints(meta_graph_suffix)
+            self._maybe_delete_old_checkpoints(meta_graph_suffix, save_dir)
         return checkpoint_file
 
     def _snapshot(self, sess):
@@ -319,7 +380,9 @@ class Saver:
         Every tensor is checked before any variable changes.
 
         Raises:
-            ValueError: ``save_path`` is None or not a checkpoint.
+            ValueError: ``save_path`` is None or not a checkpoint (the latter is a
+                :class:`~staticgraph.train.checkpoint_management.NotACheckpointError`,
+                also an ``errors.NotFoundError``).
             errors.NotFoundError: a variable is missing from the checkpoint.
             errors.InvalidArgumentError: a tensor's shape or dtype differs from the variable's.
             errors.DataLossError: the checkpoint file is truncated or corrupted.
@@ -329,7 +392,7 @@ class Saver:
         self._check_session(sess)
         save_path = os.fspath(save_path)
         if not _cm.checkpoint_exists(save_path):
-            raise _cm._not_a_checkpoint(save_path, ValueError)
+            raise _cm._not_a_checkpoint(save_path)
         reader = _cm.CheckpointReader(save_path)
         plan = []
         for name, tensor in self._vars.items():
@@ -350,9 +413,10 @@ class Saver:
                         f"{reader.filename}: tensor '{name}' has shape {list(shape)} but the "
                         f"variable has shape {static.as_proto_string()}")
             plan.append((name, tensor))
+        read = reader.read_tensors([name for name, _ in plan])
         values = {}
         for name, tensor in plan:
-            value = reader.get_tensor(name)
+            value = read[name]
             if self._reshape and tensor.shape.is_fully_defined():
                 value = value.reshape(tensor.shape.raw)
             values[tensor.op.name] = value
@@ -381,24 +445,52 @@ class Saver:
 
     def recover_last_checkpoints(self, checkpoint_paths):
         """Adopt the existing checkpoints among ``checkpoint_paths`` (e.g. after a
-        restart: ``state.all_model_checkpoint_paths``), timed by their files."""
-        found = [(p, os.path.getmtime(_cm._data_file(p))) for p in checkpoint_paths
-                 if _cm.checkpoint_exists(p)]
+        restart: ``state.all_model_checkpoint_paths``), timed by their files.
+
+        Only staticgraph checkpoints are adopted (a data file that is a regular file
+        with staticgraph's header); other paths, such as ones a tampered state file
+        names, are ignored, and rotation later deletes only those in the directory it
+        saves to.
+        """
+        found = []
+        for p in checkpoint_paths:
+            if not _cm.is_own_checkpoint(p):
+                continue
+            try:
+                found.append((p, os.path.getmtime(p + _cm.DATA_SUFFIX)))
+            except (OSError, ValueError):
+                continue
         self.set_last_checkpoints_with_time(found)
 
-    def _record_last_checkpoint(self, path):
+    def _record_last_checkpoint(self, path, save_dir):
         if not self._max_to_keep:
             return
-        self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints if p != path]
+        here = os.path.realpath(save_dir)
+        self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints
+                                  if p != path and _directory_of(p) == here]
         self._last_checkpoints.append((path, time.time()))
         if len(self._last_checkpoints) > self._max_to_keep:
             self._checkpoints_to_be_deleted.append(self._last_checkpoints.pop(0))
 
-    def _maybe_delete_old_checkpoints(self, meta_graph_suffix="meta"):
+    def _maybe_delete_old_checkpoints(self, meta_graph_suffix, save_dir):
         while self._checkpoints_to_be_deleted:
             path, stamp = self._checkpoints_to_be_deleted.pop(0)
             if stamp > self._next_checkpoint_time:   # keep one every N hours
                 self._next_checkpoint_time += self._keep_checkpoint_every_n_hours * 3600
                 self._last_preserved_timestamp = stamp
                 continue
-            _cm.remove_checkpoint(path, meta_graph_suffix=meta_graph_suffix)
+            if not _cm.is_own_checkpoint(path, save_dir):
+                continue                            # not provably ours: never deleted
+            try:
+                _cm.remove_checkpoint(path, meta_graph_suffix=meta_graph_suffix)
+            except OSError as exc:                  # as TF1: the save itself succeeded
+                warnings.warn(f"staticgraph: could not delete old checkpoint {path}: {exc}",
+                              RuntimeWarning, stacklevel=3)
+
+
+def _directory_of(prefix):
+    """The resolved directory of a checkpoint prefix, or None for an invalid path."""
+    try:
+        return os.path.realpath(os.path.dirname(os.path.abspath(os.fspath(prefix))))
+    except (TypeError, ValueError):
+        return None

@@ -179,8 +179,15 @@ def test_unsupported_dtype_is_refused_before_writing(tmp_path):
 def test_remove_checkpoint_and_mtimes(tmp_path):
     prefix = _write(tmp_path / "m", w=np.zeros(1, np.float32))
     (tmp_path / "m.meta").write_text("{}")
-    (tmp_path / "m.meta.safetensors").write_bytes(b"")  # the graph file's sidecar
+    (tmp_path / "m.meta.safetensors").write_bytes(b"")  # the graph file's sidecars:
+    (tmp_path / "m.meta.3f9a0c.safetensors").write_bytes(b"")   # content-addressed too
+    kept = ["m.metadata.safetensors", "m-1.meta", "m-1.safetensors", "m.meta.3f9a0c.json",
+            "m.meta.tmp.safetensors.bak"]
+    for name in kept:
+        (tmp_path / name).write_bytes(b"x")
     assert len(tf.train.get_checkpoint_mtimes([prefix, str(tmp_path / "nope")])) == 1
     tf.train.remove_checkpoint(prefix)
-    assert os.listdir(tmp_path) == []
+    assert sorted(os.listdir(tmp_path)) == sorted(kept)
     assert not tf.train.checkpoint_exists(prefix)
+    with pytest.raises(ValueError, match="path separators"):
+        tf.train.remove_checkpoint(prefix, meta_graph_suffix="meta/../../x")

@@ -308,16 +308,16 @@ def test_write_killed_halfway_overwriting_same_prefix(tmp_path, monkeypatch):
 
 
 def test_failure_writing_state_file_keeps_old_state(tmp_path, monkeypatch):
-    from staticgraph.train import checkpoint_management as cm
+    from staticgraph import file_io
     w, saver, sess, good, state = _saved_state(tmp_path)
-    real = cm.atomic_write
+    real = file_io.atomic_write
 
     def fail_on_state(path, write):
         if os.path.basename(path) == "checkpoint":
             raise OSError(errno.EIO, "I/O error")
         return real(path, write)
 
-    monkeypatch.setattr(cm, "atomic_write", fail_on_state)
+    monkeypatch.setattr(file_io, "atomic_write", fail_on_state)
     with pytest.raises(OSError):
         saver.save(sess, str(tmp_path / "model.ckpt"), global_step=2)
     monkeypatch.undo()
@@ -526,3 +526,188 @@ def test_import_meta_graph_then_restore(tmp_path):
     with tf.Session() as sess:
         restored_saver.restore(sess, tf.train.latest_checkpoint(str(tmp_path)))
         assert sess.run("y:0") == expected
+
+
+# ------------------------------------------------- max_to_keep: negative values
+def _save_steps(saver, prefix, steps):
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return [saver.save(sess, prefix, global_step=i) for i in steps]
+
+
+def test_negative_max_to_keep_is_refused(tmp_path):
+    # TF1 takes -1 and deletes each checkpoint right after writing it; refuse it.
+    w, b, step = _model()
+    for bad in (-1, -5, np.int64(-2)):
+        with pytest.raises(ValueError, match=r"max_to_keep must be >= 0 .*got -"):
+            tf.train.Saver(max_to_keep=bad)
+    for bad in (2.5, "3", True):
+        with pytest.raises(TypeError, match="max_to_keep must be an int or None"):
+            tf.train.Saver(max_to_keep=bad)
+    saver_def = tf.train.Saver().as_saver_def().to_dict()
+    saver_def["max_to_keep"] = -1
+    with pytest.raises(ValueError, match=r"saver_def\.max_to_keep must be >= 0"):
+        tf.train.Saver(saver_def=saver_def)
+    with pytest.raises(TypeError, match="keep_checkpoint_every_n_hours"):
+        tf.train.Saver(keep_checkpoint_every_n_hours="1")
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("keep_all", [0, None])
+def test_max_to_keep_zero_or_none_keeps_every_checkpoint(tmp_path, keep_all):
+    w, b, step = _model()
+    saver = tf.train.Saver(max_to_keep=keep_all)
+    assert saver.as_saver_def().max_to_keep == 0      # TF1's proto: None is 0
+    paths = _save_steps(saver, str(tmp_path / "m"), range(4))
+    for path in paths:
+        assert tf.train.checkpoint_exists(path)
+    assert tf.train.latest_checkpoint(str(tmp_path)) == paths[-1]
+
+
+def test_meta_graph_with_negative_max_to_keep_is_refused(tmp_path):
+    w, b, step = _model()
+    path = _save_steps(tf.train.Saver(max_to_keep=None), str(tmp_path / "m"), [1])[0]
+    meta = tf.train.export_meta_graph(saver_def=tf.train.Saver().as_saver_def())
+    # A Saver with max_to_keep=None round-trips through its meta graph file.
+    tf.reset_default_graph()
+    assert tf.train.import_meta_graph(path + ".meta").as_saver_def().max_to_keep == 0
+    tf.reset_default_graph()
+    meta["saver_def"]["max_to_keep"] = -1
+    with pytest.raises(ValueError, match="max_to_keep must be >= 0") as info:
+        tf.train.import_meta_graph(meta)
+    assert isinstance(info.value, tf.errors.InvalidArgumentError)
+
+
+# ------------------------------------- rotation deletes only its own checkpoints
+def _plant(path, content=b"precious"):
+    path.write_bytes(content)
+    return path
+
+
+def _foreign_checkpoint(prefix):
+    """A real staticgraph checkpoint of another run (not in the saving directory)."""
+    from staticgraph.train import checkpoint_management as cm
+    os.makedirs(os.path.dirname(prefix), exist_ok=True)
+    cm.write_checkpoint(prefix, {"layer1/W": np.ones((2, 3), np.float32)}, global_step=1)
+    return prefix
+
+
+def test_hostile_state_file_cannot_make_saver_delete_files_elsewhere(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    victims = [_plant(home / ("important" + suffix)) for suffix in
+               ("", ".safetensors", ".index.json", ".meta", ".meta.safetensors",
+                ".meta.0123abcd.safetensors")]
+    other_run = _foreign_checkpoint(str(tmp_path / "other_run" / "model.ckpt-1"))
+    ckpt = tmp_path / "ckpt"
+    ckpt.mkdir()
+    os.symlink(home, ckpt / "link")
+    listed = [str(home / "important"), "../home/important", "link/important",
+              "../../" + str(home / "important").lstrip("/"), other_run,
+              "../other_run/model.ckpt-1"]
+    (ckpt / "checkpoint").write_text(
+        f'model_checkpoint_path: "{listed[0]}"\n'
+        + "".join(f'all_model_checkpoint_paths: "{p}"\n' for p in listed))
+    w, b, step = _model()
+    saver = tf.train.Saver(max_to_keep=1)
+    state = tf.train.get_checkpoint_state(str(ckpt))
+    saver.recover_last_checkpoints(state.all_model_checkpoint_paths)
+    # Only real staticgraph checkpoints are adopted (the other run's, by its two names).
+    assert saver.last_checkpoints == [other_run, str(ckpt / "../other_run/model.ckpt-1")]
+    saved = _save_steps(saver, str(ckpt / "model.ckpt"), range(4))
+    for victim in victims:
+        assert victim.read_bytes() == b"precious", victim
+    assert tf.train.list_variables(other_run) == [("layer1/W", [2, 3])]
+    assert os.path.isfile(other_run + ".index.json")
+    # Its own rotation still works, and the state file lists only this directory's.
+    assert saver.last_checkpoints == [saved[-1]]
+    assert [tf.train.checkpoint_exists(p) for p in saved] == [False, False, False, True]
+    assert tf.train.get_checkpoint_state(str(ckpt)).all_model_checkpoint_paths == [saved[-1]]
+
+
+def test_rotation_keeps_files_in_its_directory_that_are_not_staticgraph_checkpoints(tmp_path):
+    from safetensors.numpy import save_file
+    # Checkpoint-like names in the saving directory: a plain safetensors file from
+    # another tool, junk, and a symlink to a real staticgraph checkpoint elsewhere.
+    save_file({"emb": np.eye(2, dtype=np.float32)}, str(tmp_path / "model.ckpt-0.safetensors"))
+    _plant(tmp_path / "model.ckpt-0.meta")
+    _plant(tmp_path / "model.ckpt-1.safetensors", b"\x08" + b"\x00" * 7 + b"{}      ")
+    _plant(tmp_path / "model.ckpt-1.index.json")
+    target = _foreign_checkpoint(str(tmp_path / "elsewhere" / "model.ckpt-9"))
+    os.symlink(target + ".safetensors", tmp_path / "model.ckpt-2.safetensors")
+    before = {n: (tmp_path / n).read_bytes() for n in os.listdir(tmp_path)
+              if os.path.isfile(tmp_path / n)}
+    w, b, step = _model()
+    saver = tf.train.Saver(max_to_keep=1)
+    planted = [str(tmp_path / f"model.ckpt-{i}") for i in range(3)]
+    saver.recover_last_checkpoints(planted)
+    assert saver.last_checkpoints == []           # none of them is adopted
+    saver.set_last_checkpoints(planted)           # even listed explicitly ...
+    # As in TF1, each save rotates one checkpoint out: 0, 1, 2 (refused), then 5, 6.
+    saved = _save_steps(saver, str(tmp_path / "model.ckpt"), [5, 6, 7, 8, 9])
+    for name, content in before.items():          # ... none is deleted
+        assert (tmp_path / name).read_bytes() == content, name
+    assert os.path.islink(tmp_path / "model.ckpt-2.safetensors")
+    assert tf.train.list_variables(target) == [("layer1/W", [2, 3])]
+    assert [tf.train.checkpoint_exists(p) for p in saved] == [False, False, True, True, True]
+
+
+def test_failed_deletion_warns_and_the_save_succeeds(tmp_path, monkeypatch):
+    from staticgraph.train import checkpoint_management as cm
+    w, b, step = _model()
+    saver = tf.train.Saver(max_to_keep=1)
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(cm, "remove_checkpoint", refuse)
+    with pytest.warns(RuntimeWarning, match="could not delete old checkpoint .*m-0"):
+        paths = _save_steps(saver, str(tmp_path / "m"), [0, 1])
+    assert tf.train.latest_checkpoint(str(tmp_path)) == paths[-1]
+
+
+def test_save_removes_temp_files_of_dead_writers_only(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait(timeout=60)
+    orphans = [f".m-3.safetensors.{dead.pid}.abcd1234.tmp", f".m-3.index.json.{dead.pid}.x_9.tmp",
+               f"m-3.meta.tmp{dead.pid}"]
+    kept = [f".m-4.safetensors.{os.getpid()}.live1234.tmp",     # a live writer's
+            f".other.safetensors.{dead.pid}.abcd1234.tmp",      # another prefix's
+            "m-3.meta.tmpXYZ"]
+    for name in orphans + kept:
+        _plant(tmp_path / name)
+    w, b, step = _model()
+    _save_steps(tf.train.Saver(), str(tmp_path / "m"), [5])
+    names = set(os.listdir(tmp_path))
+    assert not names & set(orphans)
+    assert set(kept) <= names
+
+
+def test_save_into_a_path_the_state_file_cannot_hold_writes_nothing(tmp_path):
+    bad = os.fsdecode(bytes(tmp_path) + b"/\xff\xfe")   # not UTF-8: a surrogate escape
+    os.mkdir(bad)
+    w, b, step = _model()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        with pytest.raises(tf.errors.InvalidArgumentError, match="not valid Unicode"):
+            tf.train.Saver().save(sess, os.path.join(bad, "m"), global_step=1)
+        assert os.listdir(bad) == []
+        # Without the state file it can be saved and restored.
+        path = tf.train.Saver().save(sess, os.path.join(bad, "m"), write_state=False)
+        tf.train.Saver().restore(sess, path)
+
+
+def test_restore_of_a_missing_checkpoint_is_not_found_and_value_error(tmp_path):
+    w, b, step = _model()
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.NotFoundError, match="not a valid checkpoint") as info:
+            tf.train.Saver().restore(sess, str(tmp_path / "nothing"))
+    assert isinstance(info.value, ValueError)   # what TF1 raises
+
+
+def test_saver_def_naming_a_missing_or_non_variable_op_is_refused():
+    _model()
+    tf.constant(1.0, name="c")
+    for op_name in ("nope", "c", 5):
+        with pytest.raises(ValueError, match=f"names {op_name!r}, not a variable"):
+            tf.train.Saver(saver_def={"variables": {"enc/w": op_name}})
