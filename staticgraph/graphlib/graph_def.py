@@ -49,7 +49,9 @@ def variable_from_ops(variable, initializer, snapshot, initial_value, trainable=
         InvalidGraphDefError: ops that do not form a variable.
     """
     Variable = _variable_class()
-    var_tensor = variable.outputs[0] if isinstance(variable, Operation) else variable
+    var_tensor = variable
+    if isinstance(variable, Operation):
+        var_tensor = variable.outputs[0] if variable.outputs else None
     if not isinstance(var_tensor, Tensor) or not getattr(var_tensor.op.op_def, "is_variable",
                                                          False):
         raise _bad(f"{_short(variable)} is not a variable op.")
@@ -253,7 +255,7 @@ def _tensor(ops, ref, where):
 def _restore_collections(graph, collections, result):
     ops = result.ops
     for key, items in collections.items():
-        where = f"Collection {key!r}"
+        where = f"Collection {_short(key)}"
         for kind, payload in items:
             if kind == "variable":
                 value = result.variables.get(payload["name"])

@@ -120,7 +120,11 @@ class _Decoder:
             return v
         if tag == "f":
             if isinstance(v, (int, float)) and not isinstance(v, bool):
-                return float(v)
+                try:
+                    return float(v)
+                except OverflowError:
+                    raise _bad(f"{where}: number {_short(v)} is out of the float "
+                               "range.") from None
             if v in ("nan", "inf", "-inf"):
                 return float(v)
         if tag == "s" and isinstance(v, str):
@@ -130,16 +134,19 @@ class _Decoder:
         if tag == "dtype" and isinstance(v, str):
             try:
                 return as_dtype(v)
-            except TypeError:
-                raise _bad(f"{where}: unknown dtype {v!r}.") from None
+            except (TypeError, ValueError, KeyError):
+                raise _bad(f"{where}: unknown dtype {_short(v)}.") from None
         if tag == "shape":
             return _decode_shape(v, where)
         if tag in ("list", "tuple") and isinstance(v, list):
             if len(v) > MAX_LIST:
-                raise _bad(f"{where}: list of {len(v)} items exceeds the limit.")
+                raise _bad(f"{where}: {tag} of {len(v)} items exceeds the limit of "
+                           f"{MAX_LIST}.")
             items = [self.attr(x, where, depth + 1) for x in v]
             return items if tag == "list" else tuple(items)
         if tag == "dict" and isinstance(v, dict):
+            if len(v) > MAX_LIST:
+                raise _bad(f"{where}: dict of {len(v)} items exceeds the limit of {MAX_LIST}.")
             return {k: self.attr(x, where, depth + 1) for k, x in v.items()}
         if tag == "array":
             return self.array(v, where)
@@ -190,7 +197,7 @@ class _Decoder:
                            "(save and load graphs with staticgraph.export).")
             arr = np.asarray(self.tensors[ref])
             if arr.dtype != dtype or tuple(arr.shape) != tuple(shape):
-                raise _bad(f"{where}: sidecar tensor {ref!r} has dtype {arr.dtype} and shape "
+                raise _bad(f"{where}: sidecar tensor {_short(ref)} has dtype {arr.dtype} and shape "
                            f"{list(arr.shape)}, the description says {dtype_name} "
                            f"{list(shape)}.")
             if arr.flags.writeable:
@@ -207,7 +214,10 @@ class _Decoder:
         raw = _b64(text, where)
         if len(raw) != nbytes:
             raise _bad(f"{where}: array data has {len(raw)} bytes, expected {nbytes}.")
-        arr = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype, copy=False)
+        if dtype.kind == "b":   # any nonzero byte is True; numpy keeps bools 0 or 1
+            arr = np.frombuffer(raw, dtype=np.uint8) != 0
+        else:
+            arr = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype, copy=False)
         arr = arr.reshape(shape)
         if arr.flags.writeable:
             arr.flags.writeable = False

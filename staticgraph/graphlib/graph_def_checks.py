@@ -16,7 +16,7 @@ import numpy as np
 
 from .dtypes import DType
 from .graph_def_attrs import _decode_shape, _Decoder
-from .graph_def_format import (FORMAT, MAX_LIST, MAX_OPS, MAX_OUTPUTS, VERSION,
+from .graph_def_format import (FORMAT, MAX_ITEMS, MAX_OPS, MAX_OUTPUTS, VERSION,
                                _PRIVATE_COLLECTIONS, GraphDef, _bad, _short, parse_json)
 from .tensor_shape import TensorShape
 from .user_frame import UserFrame
@@ -24,6 +24,12 @@ from .user_frame import UserFrame
 _OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _TENSOR_NAME = re.compile(r"^(.+):(0|[1-9][0-9]{0,5})$")
 _GRAPH_KEYS = {"format", "version", "seed", "ops", "collections", "sha256", "tensors_sha256"}
+_MAX_NAME = 4096     # characters of an op name, device, frame file or function
+# Collections whose entries TF1 code uses as Variables (initializers, optimizers, savers):
+# anything else in them is refused at load instead of failing later.
+VARIABLE_COLLECTIONS = frozenset({"variables", "local_variables", "trainable_variables",
+                                  "model_variables", "metric_variables",
+                                  "moving_average_variables"})
 _OP_KEYS = {"name", "type", "inputs", "control_inputs", "device", "attrs", "outputs", "frame"}
 
 
@@ -40,7 +46,7 @@ def parse_graph_def(graph_def):
                         f"{type(graph_def).__name__}.")
     unknown = set(data) - _GRAPH_KEYS
     if unknown:
-        raise _bad(f"Unknown GraphDef field(s) {sorted(unknown)}.")
+        raise _bad(f"Unknown GraphDef field(s) {_short(sorted(unknown))}.")
     if data.get("format") != FORMAT:
         raise _bad(f"Not a staticgraph GraphDef: format is {_short(data.get('format'))}, "
                    f"expected {FORMAT!r}.")
@@ -67,15 +73,16 @@ def _str_list(entry, key, where):
     value = entry.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _bad(f"{where}: {key!r} must be a list of strings.")
-    if len(value) > MAX_LIST:
-        raise _bad(f"{where}: too many {key}.")
+    if len(value) > MAX_ITEMS:
+        raise _bad(f"{where}: {len(value)} {key}, above the limit of {MAX_ITEMS}.")
     return value
 
 
 def _split_tensor_name(name, where):
-    m = _TENSOR_NAME.match(name)
+    m = _TENSOR_NAME.match(name) if len(name) <= _MAX_NAME + 8 else None
     if not m:
-        raise _bad(f"{where}: {name!r} is not a tensor name \"<op_name>:<output_index>\".")
+        raise _bad(f"{where}: {_short(name)} is not a tensor name "
+                   "\"<op_name>:<output_index>\".")
     return m.group(1), int(m.group(2))
 
 
@@ -92,12 +99,12 @@ def _validate_ops(data, decoder):
         if not isinstance(raw, dict):
             raise _bad(f"Op entry #{index} must be an object.")
         name = raw.get("name")
-        if not isinstance(name, str) or not _OP_NAME.match(name) or len(name) > 4096:
+        if not isinstance(name, str) or len(name) > _MAX_NAME or not _OP_NAME.match(name):
             raise _bad(f"Op entry #{index}: invalid op name {_short(name)}.")
         where = f"Op {name!r}"
         unknown = set(raw) - _OP_KEYS
         if unknown:
-            raise _bad(f"{where}: unknown field(s) {sorted(unknown)}.")
+            raise _bad(f"{where}: unknown field(s) {_short(sorted(unknown))}.")
         if name in names:
             raise _bad(f"Duplicate op name {name!r} in the GraphDef.")
         op_type = raw.get("type")
@@ -106,14 +113,14 @@ def _validate_ops(data, decoder):
         try:
             op_def = get_op_def(op_type)
         except KeyError:
-            raise _bad(f"{where} has unknown op type {op_type!r} (not registered in this "
+            raise _bad(f"{where} has unknown op type {_short(op_type)} (not registered in this "
                        "staticgraph).") from None
         e = _OpEntry()
         e.index, e.name, e.type, e.op_def = index, name, op_type, op_def
         e.inputs = [_split_tensor_name(t, where) for t in _str_list(raw, "inputs", where)]
         e.controls = _str_list(raw, "control_inputs", where)
         device = raw.get("device", "")
-        if not isinstance(device, str) or len(device) > 4096:
+        if not isinstance(device, str) or len(device) > _MAX_NAME:
             raise _bad(f"{where}: device must be a string.")
         e.device = device
         attrs_raw = raw.get("attrs", {})
@@ -121,8 +128,8 @@ def _validate_ops(data, decoder):
             raise _bad(f"{where}: attrs must be an object.")
         unknown = set(attrs_raw) - set(op_def.attrs)
         if unknown:
-            raise _bad(f"{where} ({op_type}) has unknown attribute(s) {sorted(unknown)}; "
-                       f"its attributes are {sorted(op_def.attrs)}.")
+            raise _bad(f"{where} ({op_type}) has unknown attribute(s) "
+                       f"{_short(sorted(unknown))}; its attributes are {sorted(op_def.attrs)}.")
         attrs = dict(op_def.attrs)
         for k, v in attrs_raw.items():
             value = decoder.attr(v, f"{where} attr {k!r}")
@@ -144,8 +151,11 @@ def _validate_ops(data, decoder):
         frame = raw.get("frame")
         if frame is not None:
             if (not isinstance(frame, list) or len(frame) != 3 or not isinstance(frame[0], str)
-                    or type(frame[1]) is not int or not isinstance(frame[2], str)):
-                raise _bad(f"{where}: frame must be [file, line, function].")
+                    or type(frame[1]) is not int or not isinstance(frame[2], str)
+                    or not 0 <= frame[1] < (1 << 31) or len(frame[0]) > _MAX_NAME
+                    or len(frame[2]) > _MAX_NAME):
+                raise _bad(f"{where}: frame must be [file, line, function] (a line in "
+                           f"0..2**31-1, names of at most {_MAX_NAME} characters).")
             frame = UserFrame(frame)
         e.frame = frame
         names[name] = e
@@ -178,14 +188,14 @@ def _topological_order(entries, names, mapped):
             if (op_name, index) in mapped:
                 continue
             if op_name not in names:
-                raise _bad(f"Op {e.name!r} has input '{op_name}:{index}' from op {op_name!r}, "
-                           "which is not in the GraphDef.")
+                raise _bad(f"Op {e.name!r} has input {_short(f'{op_name}:{index}')} from op "
+                           f"{_short(op_name)}, which is not in the GraphDef.")
             deps[e.name].add(op_name)
         for c in e.controls:
             if c in mapped.get("^", ()):
                 continue
             if c not in names:
-                raise _bad(f"Op {e.name!r} has control input {c!r}, which is not in the "
+                raise _bad(f"Op {e.name!r} has control input {_short(c)}, which is not in the "
                            "GraphDef.")
             deps[e.name].add(c)
         for d in deps[e.name]:
@@ -212,17 +222,24 @@ def _topological_order(entries, names, mapped):
 def _validate_collections(raw, names):
     """``{key: [(kind, payload)]}`` after checking every referenced name exists."""
     out = {}
+    if len(raw) > MAX_ITEMS:
+        raise _bad(f"GraphDef has {len(raw)} collections, above the limit of {MAX_ITEMS}.")
     for key, items in raw.items():
         if key in _PRIVATE_COLLECTIONS:
             continue
-        if not isinstance(items, list) or len(items) > MAX_LIST:
-            raise _bad(f"Collection {key!r} must be a list.")
+        where = f"Collection {_short(key)}"
+        if not isinstance(items, list):
+            raise _bad(f"{where} must be a list.")
+        if len(items) > MAX_ITEMS:
+            raise _bad(f"{where} has {len(items)} entries, above the limit of {MAX_ITEMS}.")
         parsed = []
-        for item in items:
-            where = f"Collection {key!r}"
+        for position, item in enumerate(items):
             if not isinstance(item, dict) or len(item) != 1:
-                raise _bad(f"{where}: invalid entry {_short(item)}.")
+                raise _bad(f"{where}: invalid entry #{position} {_short(item)}.")
             (kind, payload), = item.items()
+            if kind != "variable" and key in VARIABLE_COLLECTIONS:
+                raise _bad(f"{where} holds Variables only, but entry #{position} is "
+                           f"{_short(item)}.")
             if kind == "variable":
                 payload = _validate_variable_entry(payload, names, where)
             elif kind == "tensor":
@@ -230,7 +247,7 @@ def _validate_collections(raw, names):
                     raise _bad(f"{where}: invalid tensor entry.")
                 op_name, index = _split_tensor_name(payload, where)
                 if op_name not in names:
-                    raise _bad(f"{where}: tensor {payload!r} is not in the GraphDef.")
+                    raise _bad(f"{where}: tensor {_short(payload)} is not in the GraphDef.")
                 payload = (op_name, index)
             elif kind == "operation":
                 if not isinstance(payload, str) or payload not in names:
@@ -243,7 +260,7 @@ def _validate_collections(raw, names):
                 if not (payload is None or isinstance(payload, (bool, int, float))):
                     raise _bad(f"{where}: invalid value entry.")
             else:
-                raise _bad(f"{where}: unknown entry kind {kind!r}.")
+                raise _bad(f"{where}: unknown entry kind {_short(kind)}.")
             parsed.append((kind, payload))
         out[key] = parsed
     return out
@@ -264,6 +281,6 @@ def _validate_variable_entry(payload, names, where):
             raise _bad(f"{where}: variable {k} must be a tensor name.")
         op_name, index = _split_tensor_name(payload[k], where)
         if op_name not in names:
-            raise _bad(f"{where}: variable {k} {payload[k]!r} is not in the GraphDef.")
+            raise _bad(f"{where}: variable {k} {_short(payload[k])} is not in the GraphDef.")
         out[k] = (op_name, index)
     return out

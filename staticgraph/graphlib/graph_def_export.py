@@ -7,8 +7,9 @@ line, the graph seed and the collections that can be written.
 
 from __future__ import annotations
 
-from .graph_def_attrs import _Encoder
-from .graph_def_format import FORMAT, INLINE_BYTES, VERSION, _PRIVATE_COLLECTIONS, GraphDef
+from .graph_def_attrs import _Decoder, _Encoder
+from .graph_def_format import (FORMAT, INLINE_BYTES, MAX_DEPTH, VERSION, _PRIVATE_COLLECTIONS,
+                               GraphDef, InvalidGraphDefError)
 from .operation import Operation
 from .tensor import Tensor
 
@@ -117,3 +118,45 @@ def _encode_collection_item(item, graph, rel, inside):
     if item is None or isinstance(item, (bool, int, float)):
         return {"value": _Encoder(None).attr(item, "collection")}
     return None   # Python objects (savers, scope stores, queue runners ...) stay behind
+
+
+def split_large_arrays(graph_def, max_inline_bytes=INLINE_BYTES) -> GraphDef:
+    """A copy of ``graph_def`` whose inline numeric arrays above ``max_inline_bytes``
+    are moved to ``GraphDef.tensors`` (referenced by ``ref``, for a sidecar file).
+
+    ``graph_def`` is a :class:`GraphDef` or its dict with every array inline (as
+    ``graph_to_graph_def(..., max_inline_bytes=None)`` describes one); the input is
+    not changed. Values that are not valid encodings are left as they are.
+    """
+    decoder = _Decoder({})
+    tensors = {}
+
+    def split(enc, depth):
+        if not isinstance(enc, dict) or len(enc) != 1 or depth > MAX_DEPTH:
+            return enc
+        (tag, v), = enc.items()
+        if tag in ("list", "tuple") and isinstance(v, list):
+            return {tag: [split(x, depth + 1) for x in v]}
+        if tag == "dict" and isinstance(v, dict):
+            return {tag: {k: split(x, depth + 1) for k, x in v.items()}}
+        if tag != "array" or not isinstance(v, dict) or not isinstance(v.get("b64"), str) \
+                or len(v["b64"]) * 3 // 4 <= max_inline_bytes:
+            return enc
+        try:
+            arr = decoder.array(v, "array")
+        except InvalidGraphDefError:
+            return enc
+        if arr.nbytes <= max_inline_bytes:
+            return enc
+        ref = f"t{len(tensors)}"
+        tensors[ref] = arr
+        return {"array": {"dtype": v["dtype"], "shape": v["shape"], "ref": ref}}
+
+    out = dict(graph_def)
+    ops = out.get("ops")
+    if isinstance(ops, list):
+        out["ops"] = [
+            {**op, "attrs": {k: split(a, 0) for k, a in op["attrs"].items()}}
+            if isinstance(op, dict) and isinstance(op.get("attrs"), dict) else op
+            for op in ops]
+    return GraphDef(out, tensors)

@@ -11,17 +11,28 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import reprlib
 
 from ..errors import DataLossError, InvalidArgumentError
 
 FORMAT = "staticgraph.GraphDef"
 VERSION = 1
 
-# Limits applied while loading (a description beyond them is refused, not allocated).
-MAX_JSON_BYTES = 1 << 30        # 1 GiB of JSON text
-MAX_OPS = 5_000_000
+# Limits applied while loading: a description beyond them is refused, and the text
+# limits are checked *before* json.loads builds any Python object. A saved graph
+# averages ~340 bytes and ~25 JSON values per op (large arrays live in the sidecar),
+# and parsing costs up to ~100 bytes of memory per JSON value, so the defaults
+# accept graphs of ~170k ops while bounding what a hostile file can make a loader
+# allocate to a few hundred MB. Loaders take a larger ``max_bytes`` for larger
+# graphs; the value limit scales with it (one value per 64 bytes of the limit).
+MAX_JSON_BYTES = 256 << 20      # 256 MiB of JSON text
+BYTES_PER_JSON_VALUE = 64
+MAX_JSON_VALUES = MAX_JSON_BYTES // BYTES_PER_JSON_VALUE   # counted as ',' '[' '{' in the text
+MAX_OPS = 1 << 20
 MAX_DEPTH = 32                  # nesting of attribute values
-MAX_LIST = 1 << 22              # items of one attribute list / collection
+MAX_LIST = 1 << 16              # items of one attribute list, tuple or dict
+MAX_ITEMS = 1 << 20             # inputs / control inputs of one op, items of a collection
 MAX_RANK = 64
 MAX_DIM = 1 << 40
 MAX_ARRAY_ELEMENTS = 1 << 31
@@ -79,8 +90,14 @@ class GraphDef(dict):
         return self.get("ops", [])
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxtuple, _REPR.maxdict = 3, 4, 4, 4
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
+
+
 def _short(value) -> str:
-    text = repr(value)
+    """A repr of ``value`` for messages: bounded in length, depth and time."""
+    text = _REPR.repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -96,47 +113,86 @@ def _reject_constant(name):
     raise ValueError(f"non-standard JSON constant {name}")
 
 
+def _finite_float(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is out of the float range")
+    return value
+
+
+def _count_values(text) -> int:
+    """An upper bound of the JSON values in ``text`` (bytes or str), without parsing."""
+    if isinstance(text, str):
+        return text.count(",") + text.count("[") + text.count("{")
+    return text.count(b",") + text.count(b"[") + text.count(b"{")   # bytes, bytearray
+
+
 def _no_duplicate_keys(pairs):
     out = {}
     for k, v in pairs:
         if k in out:
-            raise ValueError(f"duplicate key {k!r}")
+            raise ValueError(f"duplicate key {_short(k)}")
         out[k] = v
     return out
 
 
-def parse_json(text, max_bytes=MAX_JSON_BYTES, what="graph description") -> dict:
+def parse_json(text, max_bytes=MAX_JSON_BYTES, what="graph description",
+               max_values=None) -> dict:
     """Strictly parse JSON text (bytes or str) into a dict and verify its ``sha256``.
 
+    The size and the number of JSON values are checked on the raw text first, so
+    a file beyond the limits is refused before any Python object is built.
+    ``max_values`` defaults to ``max_bytes // BYTES_PER_JSON_VALUE``.
+
     Raises:
-        DataLossError: text that is not strict UTF-8 JSON, too large, too deeply
-            nested, or whose checksum does not match its content.
+        InvalidGraphDefError: text above ``max_bytes`` bytes or ``max_values`` values.
+        DataLossError: text that is not strict UTF-8 JSON (NaN, infinities, numbers
+            out of range and duplicate keys are refused), nested too deeply for
+            Python, or whose checksum does not match.
+        TypeError: ``text`` is neither str nor bytes.
     """
-    if isinstance(text, (bytes, bytearray, memoryview)):
-        if len(text) > max_bytes:
-            raise InvalidGraphDefError(f"The {what} is {len(text)} bytes, above the limit of "
-                                       f"{max_bytes} bytes.")
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise DataLossError(None, None, f"The {what} is not UTF-8 text: {exc}") from None
-    elif not isinstance(text, str):
+    if isinstance(text, memoryview):
+        text = bytes(text)
+    if not isinstance(text, (bytes, bytearray, str)):
         raise TypeError(f"Expected JSON text (str or bytes), got {type(text).__name__}.")
     if len(text) > max_bytes:
-        raise InvalidGraphDefError(f"The {what} is {len(text)} characters, above the limit "
-                                   f"of {max_bytes}.")
+        raise InvalidGraphDefError(f"The {what} is {len(text)} bytes, above the limit of "
+                                   f"{max_bytes} bytes.")
+    if max_values is None:
+        max_values = max_bytes // BYTES_PER_JSON_VALUE
+    count = _count_values(text)
+    if count > max_values:
+        raise InvalidGraphDefError(f"The {what} holds up to {count} JSON values, above the "
+                                   f"limit of {max_values} (a larger max_bytes raises it).")
+    if not isinstance(text, str):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DataLossError(None, None, f"The {what} is not UTF-8 text: {exc}") from None
     try:
-        data = json.loads(text, parse_constant=_reject_constant,
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
                           object_pairs_hook=_no_duplicate_keys)
     except RecursionError:
         raise DataLossError(None, None, f"The {what} is nested too deeply.") from None
     except (ValueError, TypeError) as exc:   # JSONDecodeError, huge ints, duplicate keys
-        raise DataLossError(None, None, f"The {what} is not valid JSON ({exc}); the "
+        raise DataLossError(None, None, f"The {what} is not valid JSON ({_clip(exc)}); the "
                                         "file may be truncated or corrupted.") from None
+    del text
     if not isinstance(data, dict):
         raise DataLossError(None, None, f"The {what} is not a JSON object.")
     digest = data.pop("sha256", None)
-    if digest is not None and digest != content_digest(data):
+    if digest is None:
+        return data
+    try:
+        matches = digest == content_digest(data)
+    except RecursionError:
+        raise DataLossError(None, None, f"The {what} is nested too deeply.") from None
+    if not matches:
         raise DataLossError(None, None, f"The {what}'s checksum does not match its content: "
                                         "the file is corrupted.")
     return data
+
+
+def _clip(exc) -> str:
+    text = str(exc)
+    return text if len(text) <= 200 else text[:197] + "..."

@@ -94,7 +94,14 @@ class OpDef:
         return list(out)
 
     def static_value(self, op):
-        """The op's first output value if known while declaring, else None."""
+        """The op's first output value if known while declaring, else None.
+
+        Read the inputs' values with ``constant_value`` (never by calling their
+        ``static_value``): it memoises per op, so folding a graph stays linear. A
+        known value is cached for the op's lifetime, so it must depend only on the
+        op's inputs, attributes and shapes, and must not change when shapes are
+        refined later; values read from ``constant_value`` are read-only arrays.
+        """
         return None
 
     # ---- differentiation -------------------------------------------------------

@@ -4,8 +4,12 @@
 ``tf.train.import_meta_graph("model.ckpt.meta")`` let a trained model be reloaded
 without its Python source: the imported ops work again (sessions, gradients,
 training ops) and the returned :class:`~staticgraph.train.Saver` restores the
-checkpointed variables. Meta graph files are self-contained JSON (constants
-inline), checksummed, and never unpickled or evaluated.
+checkpointed variables. A meta graph file is checksummed JSON plus, when the graph
+has large constants, a safetensors sidecar, written and read like a graph file
+(:mod:`staticgraph.export.graph_file`: crash-safe, size-checked, regular files only);
+:func:`staticgraph.export.graph_file.graph_file_paths` lists both. Files are never
+unpickled or evaluated. The :class:`MetaGraphDef` that :func:`export_meta_graph`
+returns is self-contained (constants inline).
 """
 
 from __future__ import annotations
@@ -13,11 +17,12 @@ from __future__ import annotations
 import json
 import os
 
+from ..export.graph_file import read_description, write_description
 from ..graphlib import GraphKeys, get_default_graph
 from ..graphlib.graph_def import import_graph_def_full
-from ..graphlib.graph_def_export import graph_to_graph_def
+from ..graphlib.graph_def_export import graph_to_graph_def, split_large_arrays
 from ..graphlib.graph_def_format import (MAX_JSON_BYTES, GraphDef, InvalidGraphDefError,
-                                         parse_json)
+                                         _short)
 
 __all__ = ["MetaGraphDef", "export_meta_graph", "import_meta_graph"]
 
@@ -114,36 +119,33 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
                         graph_def={k: v for k, v in dict(graph_def).items() if k != "sha256"},
                         saver_def=_saver_def_dict(saver_def))
     if filename is not None:
-        text = meta.to_json(indent=1 if as_text else None)
-        path = os.fspath(filename)
-        tmp = f"{path}.tmp{os.getpid()}"
-        with open(tmp, "w", encoding="ascii") as f:
-            f.write(text + "\n")
-        os.replace(tmp, path)
+        split = split_large_arrays(meta["graph_def"])
+        write_description(os.fspath(filename), {**meta, "graph_def": dict(split)},
+                          split.tensors, indent=1 if as_text else None)
     return meta
 
 
 def _read_meta(meta_graph_or_file, max_bytes):
+    """``(data, tensors)`` of a MetaGraphDef or a meta graph file, header checked."""
+    tensors = {}
     if isinstance(meta_graph_or_file, (dict,)):
         data = dict(meta_graph_or_file)
         data.pop("sha256", None)
     elif isinstance(meta_graph_or_file, (str, os.PathLike)):
-        from ..export.graph_file import _read_bounded
-        path = os.fspath(meta_graph_or_file)
-        data = parse_json(_read_bounded(path, max_bytes, "meta graph file"), max_bytes,
-                          "meta graph file")
+        data, tensors = read_description(meta_graph_or_file, max_bytes,
+                                         what="meta graph file")
     else:
         raise TypeError("meta_graph_or_file must be a MetaGraphDef or a file name, got "
                         f"{type(meta_graph_or_file).__name__}.")
     unknown = set(data) - _KEYS
     if unknown:
-        raise InvalidGraphDefError(f"Unknown meta graph field(s) {sorted(unknown)}.")
+        raise InvalidGraphDefError(f"Unknown meta graph field(s) {_short(sorted(unknown))}.")
     if data.get("format") != FORMAT:
         raise InvalidGraphDefError(f"Not a staticgraph meta graph: format is "
-                                   f"{data.get('format')!r:.60}.")
+                                   f"{_short(data.get('format'))}.")
     version = data.get("version")
     if type(version) is not int or not 1 <= version <= VERSION:
-        raise InvalidGraphDefError(f"Unsupported meta graph version {version!r:.40} (this "
+        raise InvalidGraphDefError(f"Unsupported meta graph version {_short(version)} (this "
                                    f"staticgraph reads up to {VERSION}).")
     if not isinstance(data.get("graph_def"), dict):
         raise InvalidGraphDefError("The meta graph has no graph_def object.")
@@ -152,7 +154,7 @@ def _read_meta(meta_graph_or_file, max_bytes):
     saver_def = data.get("saver_def")
     if saver_def is not None and not isinstance(saver_def, dict):
         raise InvalidGraphDefError("saver_def must be an object or null.")
-    return data
+    return data, tensors
 
 
 _SAVER_SETTINGS = {"max_to_keep": (int,), "keep_checkpoint_every_n_hours": (int, float),
@@ -166,8 +168,8 @@ def _mapped_saver_def(saver_def, result):
         kinds = _SAVER_SETTINGS.get(key)
         if kinds is not None:
             if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-                raise InvalidGraphDefError(f"saver_def {key!r} has an invalid value "
-                                           f"{value!r:.40}.")
+                raise InvalidGraphDefError(f"saver_def {_short(key)} has an invalid value "
+                                           f"{_short(value)}.")
             out[key] = value
         elif key == "variables":
             if not isinstance(value, dict):
@@ -176,14 +178,15 @@ def _mapped_saver_def(saver_def, result):
             for ckpt, op_name in value.items():
                 op = result.ops.get(op_name) if isinstance(op_name, str) else None
                 if op is None or not getattr(op.op_def, "is_variable", False):
-                    raise InvalidGraphDefError(f"saver_def variable {ckpt!r} names "
-                                               f"{op_name!r:.60}, not a variable of the graph.")
+                    raise InvalidGraphDefError(f"saver_def variable {_short(ckpt)} names "
+                                               f"{_short(op_name)}, not a variable of the "
+                                               "graph.")
                 variables[ckpt] = op.name
             out[key] = variables
         elif isinstance(value, (str, type(None))):
             out[key] = value   # tensor/op names of TF1's saver graph: informational
         else:
-            raise InvalidGraphDefError(f"saver_def {key!r} has an invalid value.")
+            raise InvalidGraphDefError(f"saver_def {_short(key)} has an invalid value.")
     return out
 
 
@@ -210,8 +213,8 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
         >>> saver.restore(sess, "model.ckpt")
     """
     max_bytes = kwargs.pop("max_bytes", MAX_JSON_BYTES)
-    data = _read_meta(meta_graph_or_file, max_bytes)
-    result = import_graph_def_full(GraphDef(data["graph_def"]),
+    data, tensors = _read_meta(meta_graph_or_file, max_bytes)
+    result = import_graph_def_full(GraphDef(data["graph_def"], tensors),
                                    input_map=kwargs.get("input_map"),
                                    name=import_scope or "", clear_devices=clear_devices)
     graph = get_default_graph()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
 
 import staticgraph as tf
+from staticgraph.export.graph_file import graph_file_paths
 from staticgraph.train.meta_graph import export_meta_graph, import_meta_graph
 
 X = np.array([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]], np.float32)
@@ -126,6 +128,95 @@ def test_corrupted_meta_files_are_refused(tmp_path):
             json.dump(bad, f)
         with tf.Graph().as_default(), pytest.raises(tf.errors.InvalidArgumentError):
             import_meta_graph(path)
+
+
+def _big_model():
+    table = np.arange(20000, dtype=np.float32).reshape(200, 100)  # 80 kB: sidecar
+    w = tf.Variable(table, name="w")
+    out = tf.reduce_sum(tf.matmul(tf.placeholder(tf.float32, [None, 200], name="x"), w),
+                        name="out")
+    return table, out
+
+
+def test_large_constants_go_to_a_sidecar_and_load_back(tmp_path):
+    path = str(tmp_path / "m.meta")
+    with tf.Graph().as_default():
+        table, _ = _big_model()
+        meta = export_meta_graph(path, as_text=True)
+    files = graph_file_paths(path)
+    assert len(files) == 2 and files[1].endswith(".safetensors")
+    assert os.path.getsize(path) < 40_000               # the table is not inline in the JSON
+    assert "\n " in open(path).read()                    # as_text indents
+    assert json.dumps(meta)                               # the returned one is self-contained
+    for source in (path, meta):
+        with tf.Graph().as_default() as g:
+            import_meta_graph(source)
+            with tf.Session() as s:
+                s.run(tf.global_variables_initializer())
+                np.testing.assert_array_equal(s.run("w:0"), table)
+                got = s.run("out:0", {"x:0": np.ones((2, 200), np.float32)})
+                np.testing.assert_allclose(got, 2 * table.sum(dtype=np.float64), rtol=1e-6)
+    with tf.Graph().as_default():                        # overwriting drops the old sidecar
+        _build()
+        export_meta_graph(path)
+    assert graph_file_paths(path) == [path]
+
+
+def test_meta_files_of_the_earlier_inline_layout_still_load(tmp_path):
+    path = str(tmp_path / "m.meta")
+    with tf.Graph().as_default():
+        table, _ = _big_model()
+        meta = export_meta_graph()
+    with open(path, "w") as f:       # earlier staticgraph wrote every constant inline
+        f.write(meta.to_json())
+    with tf.Graph().as_default():
+        import_meta_graph(path)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            np.testing.assert_array_equal(s.run("w:0"), table)
+
+
+def test_meta_file_with_a_missing_or_stale_sidecar_is_refused(tmp_path):
+    path = str(tmp_path / "m.meta")
+    with tf.Graph().as_default():
+        _big_model()
+        export_meta_graph(path)
+    sidecar = graph_file_paths(path)[1]
+    with open(sidecar, "rb") as f:
+        blob = bytearray(f.read())
+    blob[-1] ^= 1
+    with open(sidecar, "wb") as f:
+        f.write(bytes(blob))
+    with tf.Graph().as_default(), pytest.raises(tf.errors.DataLossError, match="tensors file"):
+        import_meta_graph(path)
+    os.remove(sidecar)
+    with tf.Graph().as_default(), pytest.raises(tf.errors.NotFoundError):
+        import_meta_graph(path)
+
+
+def test_fifo_meta_file_is_refused(tmp_path):
+    path = str(tmp_path / "m.meta")
+    os.mkfifo(path)
+    with tf.Graph().as_default(), pytest.raises(tf.errors.InvalidArgumentError, match="FIFO"):
+        import_meta_graph(path)
+
+
+def test_saver_checkpoints_keep_meta_sidecars_with_their_checkpoint(tmp_path):
+    prefix = str(tmp_path / "model.ckpt")
+    with tf.Graph().as_default():
+        table, _ = _big_model()
+        saver = tf.train.Saver(max_to_keep=1)
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            saver.save(s, prefix, global_step=1)
+            saver.save(s, prefix, global_step=2)
+    assert len(graph_file_paths(prefix + "-2.meta")) == 2
+    assert graph_file_paths(prefix + "-1.meta") == []    # removed with its checkpoint
+    with tf.Graph().as_default():
+        saver2 = import_meta_graph(prefix + "-2.meta")
+        with tf.Session() as s:
+            saver2.restore(s, prefix + "-2")
+            np.testing.assert_array_equal(s.run("w:0"), table)
 
 
 def test_public_names():
