@@ -28,7 +28,7 @@ from . import errors
 __all__ = ["read_regular_file", "check_regular_file", "atomic_write", "atomic_write_bytes",
            "fsync_directory", "remove_orphaned_temp_files", "CHUNK_BYTES"]
 
-CHUNK_BYTES = 1 << 20
+CHUNK_BYTES = 1 << 20          # read size once a single read came back short
 _TEMP_SUFFIX = ".tmp"
 
 
@@ -93,8 +93,9 @@ def read_regular_file(path, limit, what="file") -> bytes:
     """The bytes of the regular file ``path``, refusing files above ``limit`` bytes.
 
     Memory used is the file's size, never the limit: the size is checked with
-    ``fstat`` before anything is allocated, and the read stops at that size even
-    if the file grows meanwhile.
+    ``fstat`` before anything is allocated, the file is read in one call where the
+    system allows (one buffer), and the read stops at that size even if the file
+    grows meanwhile.
 
     Args:
         path: the file to read.
@@ -114,7 +115,10 @@ def read_regular_file(path, limit, what="file") -> bytes:
     fd = _open_no_block(path, what)
     try:
         size = _check_fd(fd, path, limit, what)
-        chunks, left = [], size
+        first = os.read(fd, size) if size else b""
+        if len(first) == size:          # the usual case: one read, one buffer
+            return first
+        chunks, left = [first], size - len(first)
         while left > 0:
             chunk = os.read(fd, min(left, CHUNK_BYTES))
             if not chunk:                      # the file shrank while we read it

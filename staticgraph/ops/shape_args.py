@@ -13,7 +13,7 @@ import numpy as np
 
 from ..graphlib import Tensor, TensorShape, dtypes
 from .convert import convert_to_tensor
-from .static_value import constant_value, constant_value_as_shape
+from .static_value import MAX_SHAPE_RANK, constant_value, constant_value_as_shape
 
 INDEX = (dtypes.int32, dtypes.int64)
 STATIC_LIMIT = 4096  # largest output (elements) computed while declaring
@@ -83,33 +83,61 @@ def _dim_reference(t, x):
 def _shape_entries(t, x):
     """A 1-D shape tensor's entries: ints (-1 kept), ``("dim", i)`` of ``x``, or None.
 
-    Returns None when even the number of entries is unknown.
+    Returns None when even the number of entries is unknown, or when there are more
+    than :data:`MAX_SHAPE_RANK`. Concatenations are walked once per tensor, without
+    recursion, so a deep or repeating chain of them stays linear.
     """
-    v = constant_value(t)
-    if v is not None:
-        return _ints(v)
-    op = t.op
-    if op.type == "Pack" and t.shape.rank == 1:
+    memo = {}
+    stack = [(t, False)]
+    while stack:
+        node, parts_done = stack.pop()
+        if id(node) in memo:
+            continue
+        parts = _concat_parts(node)
+        if parts is not None and not parts_done:
+            stack.append((node, True))
+            stack.extend((p, False) for p in parts if id(p) not in memo)
+            continue
+        memo[id(node)] = _entries_of(node, x, parts, memo)
+    return memo[id(t)]
+
+
+def _concat_parts(t):
+    """The concatenated parts of ``t`` when it is a ConcatV2 of unknown value, else None."""
+    if t.op.type != "ConcatV2" or constant_value(t) is not None:
+        return None
+    return t.op.inputs[:-1]
+
+
+def _entries_of(t, x, parts, memo):
+    """:func:`_shape_entries` of ``t`` once the entries of its ``parts`` are in ``memo``."""
+    if parts is not None:
         out = []
-        for e in op.inputs:
-            ev = constant_value(e)
-            out.append(int(np.reshape(ev, -1)[0]) if ev is not None and np.size(ev) == 1
-                       else _dim_reference(e, x))
-        return out
-    if op.type == "Shape":
-        src = op.inputs[0]
-        if src.shape.raw is None:
-            return None
-        return [("dim", i) if src is x and d is None else d for i, d in enumerate(src.shape.raw)]
-    if op.type == "ConcatV2":
-        out = []
-        for part in op.inputs[:-1]:
-            entries = _shape_entries(part, x)
-            if entries is None:
+        for part in parts:
+            entries = memo[id(part)]
+            if entries is None or len(out) + len(entries) > MAX_SHAPE_RANK:
                 break
             out.extend(entries)
         else:
             return out
+    else:
+        v = constant_value(t)
+        if v is not None:
+            return _ints(v) if np.size(v) <= MAX_SHAPE_RANK else None
+        op = t.op
+        if op.type == "Pack" and t.shape.rank == 1:
+            out = []
+            for e in op.inputs:
+                ev = constant_value(e)
+                out.append(int(np.reshape(ev, -1)[0]) if ev is not None and np.size(ev) == 1
+                           else _dim_reference(e, x))
+            return out
+        if op.type == "Shape":
+            src = op.inputs[0]
+            if src.shape.raw is None:
+                return None
+            return [("dim", i) if src is x and d is None else d
+                    for i, d in enumerate(src.shape.raw)]
     known = constant_value_as_shape(t)
     return None if known.raw is None else list(known.raw)
 

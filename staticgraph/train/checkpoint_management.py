@@ -87,9 +87,21 @@ def tensor_crc32(array) -> int:
 
 
 # ------------------------------------------------------------ writing and reading
+def _safetensors_header(arrays, metadata) -> bytes:
+    """The JSON header of a safetensors file holding ``arrays`` in order, padded with
+    spaces to a multiple of 8 bytes as the format asks."""
+    codes = {name: code for code, name in _CODE_TO_NAME.items()}
+    header, offset = {"__metadata__": metadata}, 0
+    for name, arr in arrays.items():
+        header[name] = {"dtype": codes[arr.dtype.name], "shape": list(arr.shape),
+                        "data_offsets": [offset, offset + arr.nbytes]}
+        offset += arr.nbytes
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    return text + b" " * (-len(text) % 8)
+
+
 def write_checkpoint(prefix, tensors, global_step=None):
     """Write ``tensors`` (name -> ndarray) as the checkpoint ``prefix`` (data, then index)."""
-    import safetensors.numpy as st
     arrays, entries, crcs = {}, {}, {}
     for name, value in tensors.items():
         arr = np.asarray(value, order="C")
@@ -107,18 +119,22 @@ def write_checkpoint(prefix, tensors, global_step=None):
     metadata = {"format": FORMAT_NAME, "format_version": str(FORMAT_VERSION),
                 "global_step": "" if global_step is None else str(int(global_step)),
                 "crc32": json.dumps(crcs, sort_keys=True)}
+    header = _safetensors_header(arrays, metadata)
+    if len(header) > MAX_HEADER_BYTES or _too_many_values(header):   # readers would refuse it
+        raise errors.InvalidArgumentError(
+            None, None, f"Cannot save checkpoint {prefix}: its header would be {len(header)} "
+                        f"bytes, above the limit of {MAX_HEADER_BYTES}, or hold more "
+                        f"values than {MAX_TENSORS} tensors need (use shorter or fewer "
+                        "variable names)")
 
     def write(tmp):
-        st.save_file(arrays, tmp, metadata=metadata)
-        with open(tmp, "rb") as f:
-            length = int.from_bytes(f.read(8), "little")
-            too_big = length > MAX_HEADER_BYTES or _too_many_values(f.read(length))
-        if too_big:                         # readers would refuse it
-            raise errors.InvalidArgumentError(
-                None, None, f"Cannot save checkpoint {prefix}: its header would be {length} "
-                            f"bytes, above the limit of {MAX_HEADER_BYTES}, or hold more "
-                            f"values than {MAX_TENSORS} tensors need (use shorter or fewer "
-                            "variable names)")
+        # Written here rather than by safetensors.save_file, which goes through a
+        # temporary file of its own that a kill would leave behind.
+        with open(tmp, "wb") as f:
+            f.write(len(header).to_bytes(8, "little"))
+            f.write(header)
+            for arr in arrays.values():
+                f.write(memoryview(arr.reshape(-1)).cast("B") if arr.size else b"")
     file_io.atomic_write(prefix + DATA_SUFFIX, write)
     index = {"format": FORMAT_NAME, "format_version": FORMAT_VERSION,
              "data_file": os.path.basename(prefix + DATA_SUFFIX),

@@ -148,3 +148,23 @@ def test_constant_value_as_shape_of_nested_concatenations():
         assert constant_value_as_shape(z).raw == ()
         long = tf.placeholder(tf.int32, [1 << 30])
         assert constant_value_as_shape(long).raw is None   # not a list of 2**30 dims
+
+
+def test_reshape_by_a_deep_chain_of_concatenations_is_linear():
+    """Shape arguments built by concatenating a tensor with itself, 2000 levels deep
+    (a hostile graph file can hold this), are read once per tensor, not 2**2000 times,
+    and without recursion."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        empty = tf.shape(x)[:0]
+        chain = empty
+        for _ in range(2000):
+            chain = tf.concat([chain, chain], 0)
+        shape = tf.concat([chain, tf.shape(x)], 0)
+        start = time.perf_counter()
+        y = tf.reshape(x, shape)
+        assert time.perf_counter() - start < 5
+        assert y.shape.as_list() == [None, 3]
+        with tf.Session() as sess:
+            value = np.arange(6, dtype=np.float32).reshape(2, 3)
+            np.testing.assert_array_equal(sess.run(y, {x: value}), value)

@@ -132,6 +132,8 @@ def _retarget_sidecar(json_path, new_blob):
     old_hex, new_hex = hashlib.sha256(old).hexdigest(), hashlib.sha256(new_blob).hexdigest()
     with open(sides[0], "wb") as f:
         f.write(new_blob)
+    if old_hex[:16] in os.path.basename(sides[0]):   # sidecars named by their content
+        os.replace(sides[0], sides[0].replace(old_hex[:16], new_hex[:16]))
 
     def swap(node):
         if isinstance(node, dict):

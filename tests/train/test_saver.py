@@ -285,7 +285,7 @@ def test_failed_rename_leaves_last_checkpoint_and_state(tmp_path, monkeypatch):
 
 
 def test_write_killed_halfway_overwriting_same_prefix(tmp_path, monkeypatch):
-    import safetensors.numpy as st
+    from staticgraph import file_io
     w, b, step = _model()
     saver = tf.train.Saver()
     sess = tf.Session()
@@ -293,13 +293,17 @@ def test_write_killed_halfway_overwriting_same_prefix(tmp_path, monkeypatch):
     good = saver.save(sess, str(tmp_path / "model.ckpt"))
     state = (tmp_path / "checkpoint").read_bytes()
     sess.run(w.assign(w * 10.0))
+    atomic_write = file_io.atomic_write
 
-    def half_written(tensors, filename, metadata=None):
-        with open(filename, "wb") as f:
-            f.write(b"\x10\x00\x00\x00")  # the start of a header, then the disk is full
-        raise OSError(errno.ENOSPC, "No space left on device")
+    def disk_full_halfway(path, write):
+        def half_written(tmp):
+            write(tmp)
+            with open(tmp, "r+b") as f:
+                f.truncate(4)           # the start of a header, then the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return atomic_write(path, half_written)
 
-    monkeypatch.setattr(st, "save_file", half_written)
+    monkeypatch.setattr(file_io, "atomic_write", disk_full_halfway)
     with pytest.raises(OSError):
         saver.save(sess, good)   # the same prefix: the old file must survive
     monkeypatch.undo()
