@@ -35,6 +35,7 @@ import zlib
 import numpy as np
 
 from .. import errors, file_io
+from ..export.graph_file import graph_file_paths
 
 __all__ = [
     "CheckpointState", "CheckpointReader", "NewCheckpointReader", "checkpoint_exists",
@@ -542,29 +543,13 @@ def load_variable(ckpt_dir_or_file, name):
 
 
 # ------------------------------------------------------------------- deleting
-def _meta_graph_files(checkpoint_prefix, meta_graph_suffix):
-    """The meta graph file of a checkpoint and its sidecars in the same directory:
-    ``<prefix>.<suffix>`` and every ``<prefix>.<suffix>.*safetensors``."""
-    meta = checkpoint_prefix + "." + meta_graph_suffix
-    directory, base = os.path.split(meta)
-    found = [meta]
-    try:
-        names = os.listdir(directory or ".")
-    except OSError:
-        return found
-    start = base + "."
-    found += [os.path.join(directory, n) for n in sorted(names)
-              if n.startswith(start) and n.endswith(DATA_SUFFIX)]
-    return found
-
-
 def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=None,
                       meta_graph_suffix="meta"):
     """Delete the files of checkpoint ``checkpoint_prefix`` (missing ones are ignored).
 
     These are ``<prefix>.safetensors``, ``<prefix>.index.json``,
-    ``<prefix>.<meta_graph_suffix>`` and the meta graph's sidecars
-    (``<prefix>.<meta_graph_suffix>.*safetensors`` in the same directory). The data
+    ``<prefix>.<meta_graph_suffix>`` and the meta graph's sidecars (see
+    :func:`staticgraph.export.graph_file.graph_file_paths`). The data
     file goes last, so an interrupted removal leaves a checkpoint that can be removed
     again. Nothing else is touched.
     """
@@ -572,8 +557,8 @@ def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=None,
     if os.sep in meta_graph_suffix or (os.altsep and os.altsep in meta_graph_suffix):
         raise ValueError(f"meta_graph_suffix {meta_graph_suffix!r} must not contain path "
                          "separators")
-    for path in _meta_graph_files(prefix, meta_graph_suffix) + [prefix + INDEX_SUFFIX,
-                                                                 prefix + DATA_SUFFIX]:
+    meta_graph = prefix + "." + meta_graph_suffix
+    for path in graph_file_paths(meta_graph) + [prefix + INDEX_SUFFIX, prefix + DATA_SUFFIX]:
         try:
             os.remove(path)
         except FileNotFoundError:

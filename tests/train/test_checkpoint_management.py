@@ -180,9 +180,9 @@ def test_remove_checkpoint_and_mtimes(tmp_path):
     prefix = _write(tmp_path / "m", w=np.zeros(1, np.float32))
     (tmp_path / "m.meta").write_text("{}")
     (tmp_path / "m.meta.safetensors").write_bytes(b"")  # the graph file's sidecars:
-    (tmp_path / "m.meta.3f9a0c.safetensors").write_bytes(b"")   # content-addressed too
+    (tmp_path / "m.meta.3f9a0c5b7e1d2a48.safetensors").write_bytes(b"")  # content-addressed
     kept = ["m.metadata.safetensors", "m-1.meta", "m-1.safetensors", "m.meta.3f9a0c.json",
-            "m.meta.tmp.safetensors.bak"]
+            "m.meta.tmp.safetensors.bak", "m.meta.3f9a0c.safetensors"]
     for name in kept:
         (tmp_path / name).write_bytes(b"x")
     assert len(tf.train.get_checkpoint_mtimes([prefix, str(tmp_path / "nope")])) == 1
