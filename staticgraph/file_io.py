@@ -26,7 +26,7 @@ import tempfile
 from . import errors
 
 __all__ = ["read_regular_file", "check_regular_file", "atomic_write", "atomic_write_bytes",
-           "fsync_directory", "remove_orphaned_temp_files", "CHUNK_BYTES"]
+           "fsync_directory", "remove_orphaned_temp_files", "process_alive", "CHUNK_BYTES"]
 
 CHUNK_BYTES = 1 << 20          # read size once a single read came back short
 _TEMP_SUFFIX = ".tmp"
@@ -163,16 +163,15 @@ def fsync_directory(directory):
         os.close(fd)
 
 
-def _pid_alive(pid) -> bool:
+def process_alive(pid) -> bool:
+    """Whether process ``pid`` may still be running (True when it cannot be told)."""
     if pid == os.getpid():
         return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:       # someone else's live process
-        return True
-    except OSError:
+    except (OSError, OverflowError):   # someone else's live process, or no such pid value
         return True
     return True
 
@@ -194,7 +193,7 @@ def remove_orphaned_temp_files(path) -> list:
         pid_text = name[len(prefix):-len(_TEMP_SUFFIX)].split(".", 1)[0]
         if not pid_text.isdigit() or not pid_text.isascii():
             continue
-        if _pid_alive(int(pid_text)):
+        if process_alive(int(pid_text)):
             continue
         try:
             os.remove(os.path.join(directory, name))

@@ -612,7 +612,7 @@ def remove_orphaned_temp_files(directory, name_prefix) -> list:
                 targets.add(parts[0])
             continue
         legacy = _LEGACY_TEMP.fullmatch(name) if name.startswith(name_prefix) else None
-        if legacy and not _process_alive(int(legacy.group(1))):
+        if legacy and not file_io.process_alive(int(legacy.group(1))):
             try:
                 os.remove(os.path.join(directory, name))
                 removed.append(os.path.join(directory, name))
@@ -621,18 +621,6 @@ def remove_orphaned_temp_files(directory, name_prefix) -> list:
     for target in sorted(targets):
         removed += file_io.remove_orphaned_temp_files(os.path.join(directory, target))
     return removed
-
-
-def _process_alive(pid) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (OSError, OverflowError):
-        return True
-    return True
 
 
 def get_checkpoint_mtimes(checkpoint_prefixes):

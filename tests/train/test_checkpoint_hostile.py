@@ -117,21 +117,6 @@ METADATA_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(METADATA_CASES))
-def test_malformed_metadata_is_data_loss_naming_file(tmp_path, case):
-    mutate, why = METADATA_CASES[case]
-    prefix, header, body = _valid(tmp_path)
-    mutate(header)
-    _write(prefix, header, body)
-    with pytest.raises(tf.errors.DataLossError, match=why) as info:
-        _read_everything(prefix)
-    assert prefix + ".safetensors" in str(info.value)
-    with tf.Session() as sess:   # Saver.restore refuses it the same way
-        v = tf.Variable(np.zeros([2, 3], np.float32), name="w")
-        with pytest.raises(tf.errors.DataLossError):
-            tf.train.Saver({"w": v}).restore(sess, prefix)
-
-
 def test_future_format_version_is_unimplemented(tmp_path):
     prefix, header, body = _valid(tmp_path)
     header["__metadata__"]["format_version"] = "99"
@@ -183,15 +168,19 @@ HEADER_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(HEADER_CASES))
-def test_malformed_header_is_data_loss_naming_file(tmp_path, case):
-    mutate, why = HEADER_CASES[case]
+@pytest.mark.parametrize("case", sorted(METADATA_CASES) + sorted(HEADER_CASES))
+def test_malformed_metadata_or_header_is_data_loss_naming_file(tmp_path, case):
+    mutate, why = {**METADATA_CASES, **HEADER_CASES}[case]
     prefix, header, body = _valid(tmp_path)
     mutate(header)
     _write(prefix, header, body)
     with pytest.raises(tf.errors.DataLossError, match=why) as info:
         _read_everything(prefix)
     assert prefix + ".safetensors" in str(info.value)
+    with tf.Session() as sess:   # Saver.restore refuses it the same way
+        v = tf.Variable(np.zeros([2, 3], np.float32), name="w")
+        with pytest.raises(tf.errors.DataLossError):
+            tf.train.Saver({"w": v}).restore(sess, prefix)
 
 
 @pytest.mark.parametrize("raw, why", [
