@@ -134,11 +134,11 @@ class Session:
         """
         self._check_open()
         feed_list = tuple(feed_list or ())
-        return self._new_plan(fetches, feed_list)
+        return self._new_plan(fetches, feed_list)[0]
 
-    def _new_plan(self, fetches, feed_keys, sizes=None):
-        """The run function of a new plan for this signature, on this session's backend;
-        appends the plan's estimated memory in bytes to ``sizes`` when given."""
+    def _new_plan(self, fetches, feed_keys):
+        """``(run function, estimated bytes)`` of a new plan for this signature, on this
+        session's backend."""
         if self.backend == "onnxruntime":
             from ..export.onnx import OnnxExportError
             from .ort_plan import OrtPlan
@@ -149,18 +149,13 @@ class Session:
                     raise
                 _warn_numpy_fallback(exc)
                 plan = Plan(self, fetches, feed_keys)
-                if sizes is not None:
-                    sizes.append(plan.memory_estimate())
-                return _numpy_plan_beside_device(plan, self._runtime.variables)
-            if sizes is not None:
-                sizes.append(plan.memory_estimate())
-            return plan.fn
+                return (_numpy_plan_beside_device(plan, self._runtime.variables),
+                        plan.memory_estimate())
+            return plan.fn, plan.memory_estimate()
         plan = Plan(self, fetches, feed_keys)
         if self._log_device_placement:
             _log_numpy_placement(plan.ops, plan._origin)
-        if sizes is not None:
-            sizes.append(plan.memory_estimate())
-        return plan.fn
+        return plan.fn, plan.memory_estimate()
 
     def _compile(self, key, fetches):
         """The cache entry of signature ``key`` (compiled now unless another thread just
@@ -177,11 +172,10 @@ class Session:
                     "_as_graph_element() runs the session on itself, which never ends.")
             self._compiling.add(key)
             try:
-                sizes = []
-                fn = self._new_plan(fetches, key[1], sizes)
+                fn, size = self._new_plan(fetches, key[1])
             finally:
                 self._compiling.discard(key)
-            entry = [fn, 0, sizes[0] if sizes else 0]
+            entry = [fn, 0, size]
             if not self._closed:  # a plan compiled while closing is not kept
                 self._cache(key, entry)
             return entry
