@@ -176,24 +176,38 @@ def process_alive(pid) -> bool:
     return True
 
 
-def remove_orphaned_temp_files(path) -> list:
+def _temp_file_owner(name):
+    """``(target name, pid)`` of a temporary file named ``.<target>.<pid>.<random>.tmp``
+    (the random part has no dots), or None for any other name."""
+    if not (name.startswith(".") and name.endswith(_TEMP_SUFFIX)):
+        return None
+    parts = name[1:-len(_TEMP_SUFFIX)].rsplit(".", 2)
+    if len(parts) != 3 or not parts[0] or not (parts[1].isascii() and parts[1].isdigit()):
+        return None
+    return parts[0], int(parts[1])
+
+
+def remove_orphaned_temp_files(path, prefix=False) -> list:
     """Delete the temporary files that writes of ``path`` left behind when their
-    process died (``.<name>.<pid>.<random>.tmp`` whose pid is gone). Returns the
-    removed paths; files of live writers are kept."""
+    process died (``.<name>.<pid>.<random>.tmp`` whose pid is gone). With ``prefix``,
+    those of every file whose name starts with ``path``'s name (a graph file and its
+    sidecars, a checkpoint's files). Returns the removed paths; files of live writers
+    are kept."""
     directory = os.path.dirname(os.path.abspath(path))
-    prefix = _temp_prefix(path)
+    base = os.path.basename(path)
     removed = []
     try:
         names = os.listdir(directory)
     except OSError:
         return removed
     for name in names:
-        if not (name.startswith(prefix) and name.endswith(_TEMP_SUFFIX)):
+        owner = _temp_file_owner(name)
+        if owner is None:
             continue
-        pid_text = name[len(prefix):-len(_TEMP_SUFFIX)].split(".", 1)[0]
-        if not pid_text.isdigit() or not pid_text.isascii():
+        target, pid = owner
+        if not (target == base or (prefix and target.startswith(base))):
             continue
-        if process_alive(int(pid_text)):
+        if process_alive(pid):
             continue
         try:
             os.remove(os.path.join(directory, name))

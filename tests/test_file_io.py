@@ -110,3 +110,18 @@ def test_temp_files_of_dead_writers_are_removed_and_live_ones_kept(tmp_path):
     assert not dead.exists()
     assert live.exists() and other.exists()
     assert path.read_bytes() == b"{}"
+
+
+def test_prefix_mode_covers_related_files_and_names_parse_from_the_right(tmp_path):
+    path = tmp_path / "model.json"
+    dead = _dead_pid()
+    # A sidecar whose hash part is all digits must not be mistaken for a pid.
+    live_sidecar = tmp_path / f".model.json.1234567890123456.safetensors.{os.getpid()}.x.tmp"
+    dead_sidecar = tmp_path / f".model.json.1234567890123456.safetensors.{dead}.y.tmp"
+    for p in (live_sidecar, dead_sidecar):
+        p.write_bytes(b"partial")
+    assert file_io.remove_orphaned_temp_files(path) == []   # exact: other targets untouched
+    assert dead_sidecar.exists()
+    removed = file_io.remove_orphaned_temp_files(path, prefix=True)
+    assert removed == [str(dead_sidecar)]
+    assert live_sidecar.exists()

@@ -98,15 +98,7 @@ def _remove_stale_sidecars(path, keep):
                 os.remove(p)
             except OSError:
                 pass
-    directory = os.path.dirname(os.path.abspath(path))
-    temp = re.compile(rf"^\.({re.escape(os.path.basename(path))}\.[0-9a-f]{{{_DIGEST_CHARS}}}"
-                      rf"{re.escape(SIDECAR_SUFFIX)})\.[0-9]+\..*\.tmp$")
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return
-    for target in {m.group(1) for m in map(temp.match, names) if m}:
-        file_io.remove_orphaned_temp_files(os.path.join(directory, target))
+    file_io.remove_orphaned_temp_files(path, prefix=True)
 
 
 def write_description(path, description, tensors, indent=None) -> str:

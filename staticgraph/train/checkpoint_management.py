@@ -600,17 +600,13 @@ def remove_orphaned_temp_files(directory, name_prefix) -> list:
     older writers) whose process is gone. Files of live processes are kept. Returns the
     removed paths."""
     directory = directory or "."
+    removed = file_io.remove_orphaned_temp_files(os.path.join(directory, name_prefix),
+                                                 prefix=True)
     try:
         names = os.listdir(directory)
     except OSError:
-        return []
-    targets, removed = set(), []
+        return removed
     for name in names:
-        if name.startswith("." + name_prefix) and name.endswith(".tmp"):
-            parts = name[1:-len(".tmp")].rsplit(".", 2)   # target, pid, random part
-            if len(parts) == 3 and parts[0]:
-                targets.add(parts[0])
-            continue
         legacy = _LEGACY_TEMP.fullmatch(name) if name.startswith(name_prefix) else None
         if legacy and not file_io.process_alive(int(legacy.group(1))):
             try:
@@ -618,8 +614,6 @@ def remove_orphaned_temp_files(directory, name_prefix) -> list:
                 removed.append(os.path.join(directory, name))
             except OSError:
                 pass
-    for target in sorted(targets):
-        removed += file_io.remove_orphaned_temp_files(os.path.join(directory, target))
     return removed
 
 
