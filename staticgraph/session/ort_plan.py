@@ -134,6 +134,7 @@ class OrtPlan:
         constants = session._runtime.variables.constants
         self._constants = [(name, constants.get(self._ort_device, key, array))
                            for name, key, array in large]
+        self._random_streams = session._runtime.random_stream_inputs(self.model)
 
     @property
     def fn(self):
@@ -325,22 +326,16 @@ class OrtPlan:
                 chosen.outputs[name] = buf
         return chosen
 
-    # ---- random streams (reliability #13) -------------------------------------------
     def _bind_random_streams(self, io):
         """Bind each random op's key and next execution counter from the session's
         runtime, which the numpy kernels advance too: both backends continue one stream
         (see ``staticgraph.ops.random_bits``)."""
-        runtime = self._session._runtime
-        streams = self.__dict__.get("_random_streams")
-        if streams is None:
-            streams = self._random_streams = runtime.random_stream_inputs(self.model)
         values = []
-        for name, value in runtime.random_feeds(streams):
+        for name, value in self._session._runtime.random_feeds(self._random_streams):
             value = self._ortmod.OrtValue.ortvalue_from_numpy(value)
             io.bind_ortvalue_input(name, value)
             values.append(value)
         self._random_values = values  # kept alive until the next run binds new ones
-    # ---- end of random streams ------------------------------------------------------
 
     def _new_values(self, binding, outs):
         """``[(variable, its new OrtValue)]`` after a run: the pair buffer written (the
@@ -483,7 +478,7 @@ def _take_large_constants(graph):
     each becomes a graph input of the same name. Returns ``[(name, key, array)]``,
     ``key`` naming the content (dtype, shape and SHA-256 of the bytes)."""
     from onnx import TensorProto, helper
-    taken, keep = [], []
+    taken, taken_at = [], []
     for i, init in enumerate(graph.initializer):
         if init.data_type == TensorProto.STRING or init.data_location == TensorProto.EXTERNAL \
                 or not init.HasField("raw_data"):
@@ -498,8 +493,8 @@ def _take_large_constants(graph):
         if not array.dtype.isnative:
             array = array.astype(dtype)
         taken.append((init.name, key, array))
-        keep.append(i)
-    for i in reversed(keep):
+        taken_at.append(i)
+    for i in reversed(taken_at):
         init = graph.initializer[i]
         graph.input.append(helper.make_tensor_value_info(init.name, init.data_type,
                                                          list(init.dims)))
