@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import errors
 from ..graphlib.toposort import needed_ops
+from ..ops import random_bits
 from ..optimizer.pipeline import optimize_signature
 from .feeds import inline_feed_check, make_feed_converter
 from .fetches import FetchTemplate
@@ -134,7 +135,7 @@ class OrtPlan:
         constants = session._runtime.variables.constants
         self._constants = [(name, constants.get(self._ort_device, key, array))
                            for name, key, array in large]
-        self._random_streams = session._runtime.random_stream_inputs(self.model)
+        self._random_streams = random_bits.stream_inputs(self.model)
 
     @property
     def fn(self):

@@ -62,15 +62,9 @@ class Runtime:
             state[1] = counter + 1
             return state[0], counter
 
-    @staticmethod
-    def random_stream_inputs(model):
-        """The random streams of an ONNX model lowered with ``random_streams="feed"``:
-        ``[(op name, seed pair, key input, counter input)]``, for :meth:`random_feeds`."""
-        return random_bits.stream_inputs(model)
-
     def random_feeds(self, streams):
         """``[(input name, int64 scalar array)]`` feeding one execution of each random op
-        of ``streams`` (from :meth:`random_stream_inputs`): its key and its counter, which
+        of ``streams`` (from :func:`staticgraph.ops.random_bits.stream_inputs`): its key and its counter, which
         then advances."""
         feeds = []
         for name, seed_pair, key_input, counter_input in streams:
