@@ -20,6 +20,8 @@ from .. import errors
 from ..graphlib import GraphKeys, Tensor, get_default_graph
 from ..ops.variables import Variable
 from . import checkpoint_management as _cm
+from .checkpoint_format import not_a_checkpoint_error
+from .checkpoint_state import quote_path
 
 __all__ = ["Saver", "SaverDef"]
 
@@ -313,7 +315,7 @@ class Saver:
         if not self._vars:
             return None
         if write_state:
-            _cm._quote(checkpoint_file)   # a path the state file cannot hold: refused now
+            quote_path(checkpoint_file)   # a path the state file cannot hold: refused now
         _cm.remove_orphaned_temp_files(save_dir, os.path.basename(save_path))
         _cm.write_checkpoint(checkpoint_file, self._snapshot(sess), global_step=step)
         if write_meta_graph:
@@ -381,7 +383,7 @@ class Saver:
 
         Raises:
             ValueError: ``save_path`` is None or not a checkpoint (the latter is a
-                :class:`~staticgraph.train.checkpoint_management.NotACheckpointError`,
+                :class:`~staticgraph.train.checkpoint_format.NotACheckpointError`,
                 also an ``errors.NotFoundError``).
             errors.NotFoundError: a variable is missing from the checkpoint.
             errors.InvalidArgumentError: a tensor's shape or dtype differs from the variable's.
@@ -392,7 +394,7 @@ class Saver:
         self._check_session(sess)
         save_path = os.fspath(save_path)
         if not _cm.checkpoint_exists(save_path):
-            raise _cm._not_a_checkpoint(save_path)
+            raise not_a_checkpoint_error(save_path)
         reader = _cm.CheckpointReader(save_path)
         plan = []
         for name, tensor in self._vars.items():

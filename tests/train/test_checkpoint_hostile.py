@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
+from staticgraph.train import checkpoint_format, checkpoint_state
 from staticgraph.train import checkpoint_management as cm
 
 
@@ -230,7 +231,7 @@ def test_too_many_values_are_refused_before_parsing(tmp_path, monkeypatch):
     with pytest.raises(tf.errors.DataLossError, match="more than 100000 tensors"):
         tf.train.NewCheckpointReader(prefix)
     # Past the cheap count, the parsed number of tensors is checked too.
-    monkeypatch.setattr(cm, "MAX_TENSORS", 3)
+    monkeypatch.setattr(checkpoint_format, "MAX_TENSORS", 3)
     _, header, body = _valid(tmp_path)
     header["extra"] = {"dtype": "U8", "shape": [0], "data_offsets": [0, 0]}
     _write(prefix, header, body)
@@ -239,12 +240,12 @@ def test_too_many_values_are_refused_before_parsing(tmp_path, monkeypatch):
 
 
 def test_writer_refuses_a_header_readers_would_refuse(tmp_path, monkeypatch):
-    monkeypatch.setattr(cm, "MAX_HEADER_BYTES", 200)
+    monkeypatch.setattr(checkpoint_format, "MAX_HEADER_BYTES", 200)
     with pytest.raises(tf.errors.InvalidArgumentError, match="header would be .* above"):
         cm.write_checkpoint(str(tmp_path / "m"), TENSORS)
     assert os.listdir(tmp_path) == []
     monkeypatch.undo()
-    monkeypatch.setattr(cm, "MAX_TENSORS", 3)
+    monkeypatch.setattr(checkpoint_format, "MAX_TENSORS", 3)
     with pytest.raises(tf.errors.InvalidArgumentError, match="more values than 3 tensors"):
         cm.write_checkpoint(str(tmp_path / "m"), {"," * 2000: np.zeros(1, np.float32)})
     with pytest.raises(tf.errors.InvalidArgumentError, match="4 tensors .* at most 3"):
@@ -346,7 +347,7 @@ def test_state_file_above_the_limit_is_refused_unread(tmp_path):
 def test_state_file_that_would_exceed_the_limit_is_not_written(tmp_path, monkeypatch):
     cm.update_checkpoint_state(str(tmp_path), str(tmp_path / "a"))
     before = (tmp_path / "checkpoint").read_bytes()
-    monkeypatch.setattr(cm, "STATE_FILE_LIMIT", 300)
+    monkeypatch.setattr(checkpoint_state, "STATE_FILE_LIMIT", 300)
     many = [str(tmp_path / f"model.ckpt-{i}") for i in range(20)]
     with pytest.raises(tf.errors.InvalidArgumentError, match="above the limit of 300 .*"
                                                              "max_to_keep"):
