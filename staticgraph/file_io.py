@@ -20,6 +20,7 @@ every layer may use it.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
 
@@ -176,15 +177,21 @@ def process_alive(pid) -> bool:
     return True
 
 
+# What staticgraph's writers before file_io named their temporary files: <target>.tmp<pid>
+_OLDER_TEMP = re.compile(r"(.+)\.tmp([0-9]{1,10})")
+
+
 def _temp_file_owner(name):
     """``(target name, pid)`` of a temporary file named ``.<target>.<pid>.<random>.tmp``
-    (the random part has no dots), or None for any other name."""
-    if not (name.startswith(".") and name.endswith(_TEMP_SUFFIX)):
+    (the random part has no dots) or, from older writers, ``<target>.tmp<pid>``; None
+    for any other name."""
+    if name.startswith(".") and name.endswith(_TEMP_SUFFIX):
+        parts = name[1:-len(_TEMP_SUFFIX)].rsplit(".", 2)
+        if len(parts) == 3 and parts[0] and parts[1].isascii() and parts[1].isdigit():
+            return parts[0], int(parts[1])
         return None
-    parts = name[1:-len(_TEMP_SUFFIX)].rsplit(".", 2)
-    if len(parts) != 3 or not parts[0] or not (parts[1].isascii() and parts[1].isdigit()):
-        return None
-    return parts[0], int(parts[1])
+    older = _OLDER_TEMP.fullmatch(name)
+    return (older.group(1), int(older.group(2))) if older else None
 
 
 def remove_orphaned_temp_files(path, prefix=False) -> list:

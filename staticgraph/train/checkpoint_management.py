@@ -18,7 +18,6 @@ previous files intact.
 from __future__ import annotations
 
 import os
-import re
 
 from .. import file_io
 from ..export.graph_file import graph_file_paths
@@ -95,31 +94,12 @@ def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=None,
             pass
 
 
-_LEGACY_TEMP = re.compile(r".+\.tmp([0-9]{1,10})")
-
-
 def remove_orphaned_temp_files(directory, name_prefix) -> list:
     """Delete the temporary files that killed writers left in ``directory`` for files
-    whose names start with ``name_prefix``: ``.model.ckpt-7.safetensors.<pid>.<x>.tmp``
-    of :func:`staticgraph.file_io.atomic_write` (and ``model.ckpt-7.meta.tmp<pid>`` of
-    older writers) whose process is gone. Files of live processes are kept. Returns the
-    removed paths."""
-    directory = directory or "."
-    removed = file_io.remove_orphaned_temp_files(os.path.join(directory, name_prefix),
-                                                 prefix=True)
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return removed
-    for name in names:
-        legacy = _LEGACY_TEMP.fullmatch(name) if name.startswith(name_prefix) else None
-        if legacy and not file_io.process_alive(int(legacy.group(1))):
-            try:
-                os.remove(os.path.join(directory, name))
-                removed.append(os.path.join(directory, name))
-            except OSError:
-                pass
-    return removed
+    whose names start with ``name_prefix`` (a checkpoint's data, index, meta graph and
+    its sidecars); files of live processes are kept. Returns the removed paths."""
+    return file_io.remove_orphaned_temp_files(os.path.join(directory or ".", name_prefix),
+                                              prefix=True)
 
 
 def get_checkpoint_mtimes(checkpoint_prefixes):
