@@ -33,7 +33,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _HERE)
 sys.path.insert(1, os.path.dirname(_HERE))  # the repository root, when not installed
 import staticgraph as sg  # noqa: E402
-from staticgraph.ops.registry import get_op_def  # noqa: E402
+from staticgraph.graphlib.op_def import get_op_def  # noqa: E402
 from timing import _fmt, compare, report, tensorflow_v1  # noqa: E402
 
 BATCH = 64

@@ -12,6 +12,7 @@ runs a TF1 graph-mode program::
 """
 
 from . import errors, graphlib, ops
+from . import api, autodiff
 from .not_provided import missing_attribute as _missing_attribute
 from .graphlib import dtypes
 from .graphlib.default_graph import (add_to_collection, add_to_collections,
@@ -21,46 +22,76 @@ from .graphlib.default_graph import (add_to_collection, add_to_collections,
                                      set_random_seed)
 from .graphlib.dtypes import (DType, as_dtype, bool, double, float16, float32, float64, half,
                               int8, int16, int32, int64, string, uint8)
-from .graphlib.gradients import gradients, hessians
+from .autodiff.gradients import gradients, hessians
 from .graphlib.graph import Graph, GraphKeys
 from .graphlib.graph_def import import_graph_def
 from .graphlib.operation import Operation
 from .graphlib.tensor import Tensor
 from .graphlib.tensor_shape import Dimension, TensorShape
-from .ops.convert import (constant, convert_to_tensor, convert_n_to_tensor,
-                          register_tensor_conversion_function)
-from .ops.variables import Variable, VariableV1
 from .session import (ConfigProto, GPUOptions, GraphOptions, InteractiveSession,
                       OptimizerOptions, RunMetadata, RunOptions, Session, get_default_session)
 
-
-def _export_families():
-    """Put every op family's public functions at the top level, except ``tf.nn``'s."""
-    namespace = globals()
-    nn_families = {ops.nn_activation, ops.nn_softmax, ops.nn_activation_grad, ops.nn_loss,
-                   ops.nn_softmax_cross_entropy, ops.nn_norm, ops.nn_conv, ops.nn_pool,
-                   ops.nn_pool_grad}
-    # tf.losses, tf.metrics; internal: training and fused ops
-    namespaced = {ops.losses, ops.metrics, ops.training_ops, ops.fused_ops, ops.summary_ops}
-    for module in ops.FAMILIES:
-        if module in nn_families or module in namespaced:
-            continue
-        for name in module.__all__:
-            namespace.setdefault(name, getattr(module, name))
-    for name in ("sigmoid", "tanh"):  # TF1 has these at both levels
-        if hasattr(ops.math_unary, name):
-            namespace[name] = getattr(ops.math_unary, name)
-
-
-_export_families()
-del _export_families
+# TF1's top-level functions, by the module that defines them.
+from .api.clip_ops import clip_by_average_norm, clip_by_global_norm, clip_by_norm, global_norm
+from .api.initializers import (constant_initializer, glorot_normal_initializer,
+                               glorot_uniform_initializer, ones_initializer,
+                               random_normal_initializer, random_uniform_initializer,
+                               truncated_normal_initializer, uniform_unit_scaling_initializer,
+                               variance_scaling_initializer, zeros_initializer)
+from .api.variable_scope import (AUTO_REUSE, get_local_variable, get_variable, get_variable_scope,
+                                 no_regularizer, variable_scope)
+from .api.variable_scope_state import VariableScope
+from .ops.array.combine import concat, split, stack, unstack
+from .ops.array.fill import (fill, lin_space, lin_space as linspace, ones, ones_like, range, zeros,
+                             zeros_like)
+from .ops.array.gather import gather, gather_nd, one_hot
+from .ops.array.scatter import scatter_nd, unsorted_segment_sum
+from .ops.array.select import boolean_mask, sequence_mask, top_k, unique
+from .ops.array.shape import (expand_dims, invert_permutation, rank, reshape, shape, size, squeeze,
+                              transpose)
+from .ops.array.slicing import slice, strided_slice
+from .ops.array.transform import (broadcast_to, meshgrid, pad, reverse_v2 as reverse, reverse_v2,
+                                  stop_gradient, tile)
+from .ops.convert import (constant, convert_n_to_tensor, convert_to_tensor,
+                          register_tensor_conversion_function)
+from .ops.core.basic_ops import (group, identity, no_op, placeholder, placeholder_with_default,
+                                 tuple)
+from .ops.math.binary import (add, add_n, atan2, div, div_no_nan, divide, floor_div, floordiv,
+                              floormod, maximum, minimum, floormod as mod, multiply, pow, realdiv,
+                              scalar_mul, squared_difference, subtract, truediv, truncatediv,
+                              truncatemod)
+from .ops.math.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
+                               logical_not, logical_or, logical_xor, not_equal)
+from .ops.math.linalg import matmul, tensordot
+from .ops.math.misc import (cast, clip_by_value, cumprod, cumsum, saturate_cast, to_double,
+                            to_float, to_int32, to_int64, where, where_v2)
+from .ops.math.reduction import (argmax, argmin, count_nonzero, reduce_all, reduce_any,
+                                 reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
+                                 reduce_prod, reduce_sum)
+from .ops.math.special import erf, erfc
+from .ops.math.trig import acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan
+from .ops.math.unary import (abs, ceil, exp, expm1, floor, is_finite, is_inf, is_nan, log, log1p,
+                             negative, reciprocal, rint, round, rsqrt, sigmoid, sign, sqrt, square,
+                             tanh)
+from .ops.random.random_ops import (multinomial, random_normal, random_shuffle, random_uniform,
+                                    truncated_normal)
+from .ops.state.variables import (Variable, Variable as VariableV1,
+                                  global_variables as all_variables, assign, assign_add,
+                                  assign_sub, global_variables, global_variables_initializer,
+                                  global_variables_initializer as initialize_all_variables,
+                                  local_variables_initializer as initialize_local_variables,
+                                  variables_initializer as initialize_variables,
+                                  is_variable_initialized, local_variables,
+                                  local_variables_initializer, model_variables,
+                                  report_uninitialized_variables, trainable_variables,
+                                  variables_initializer)
 
 # Sub-namespaces, after the op families are registered.
 from . import compat, export, losses, math, metrics, nn, optimizer, random, train  # noqa: E402
-from . import summary  # noqa: E402
+from . import tensorboard as summary  # noqa: E402
 
-from .summary import (histogram_summary, image_summary, merge_all_summaries,  # noqa: E402
-                      merge_summary, scalar_summary)
+from .tensorboard import (histogram_summary, image_summary, merge_all_summaries, merge_summary,
+                          scalar_summary)
 
 newaxis = None
 

@@ -27,7 +27,7 @@ import sys
 
 from . import errors
 from .export import GraphvizNotFoundError, load_graph, render
-from .export.summary import summary
+from .export.graph_table import summary
 from .file_io import check_regular_file, read_regular_file
 from .graphlib.graph_def_format import MAX_JSON_BYTES
 

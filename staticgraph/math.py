@@ -1,16 +1,25 @@
 """``tf.math``: the math functions under TF1's ``tf.math`` path."""
 
 from .not_provided import missing_attribute as _missing_attribute
-from . import ops as _ops
-
-for _module in (_ops.math_unary, _ops.math_trig, _ops.math_special, _ops.math_binary,
-                _ops.math_compare, _ops.math_misc, _ops.reduction, _ops.linalg):
-    for _name in _module.__all__:
-        globals()[_name] = getattr(_module, _name)
-for _module, _name in ((_ops.nn_activation, "softplus"), (_ops.nn_activation, "softsign"),
-                       (_ops.nn_softmax, "log_softmax"), (_ops.nn_softmax, "softmax")):
-    globals()[_name] = getattr(_module, _name)
-del _module, _name
+from .ops.math.binary import (add, add_n, atan2, div, div_no_nan, divide, floor_div, floordiv,
+                              floormod, maximum, minimum, floormod as mod, multiply, pow, realdiv,
+                              scalar_mul, squared_difference, subtract, truediv, truncatediv,
+                              truncatemod)
+from .ops.math.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
+                               logical_not, logical_or, logical_xor, not_equal)
+from .ops.math.linalg import matmul, tensordot
+from .ops.math.misc import (cast, clip_by_value, cumprod, cumsum, saturate_cast, to_double,
+                            to_float, to_int32, to_int64, where, where_v2)
+from .ops.math.reduction import (argmax, argmin, count_nonzero, reduce_all, reduce_any,
+                                 reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
+                                 reduce_prod, reduce_sum)
+from .ops.math.special import erf, erfc
+from .ops.math.trig import acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan
+from .ops.math.unary import (abs, ceil, exp, expm1, floor, is_finite, is_inf, is_nan, log, log1p,
+                             negative, reciprocal, rint, round, rsqrt, sigmoid, sign, sqrt, square,
+                             tanh)
+from .ops.nn.activation import softplus, softsign
+from .ops.nn.softmax import log_softmax, softmax
 
 
 def __getattr__(name):

@@ -1,9 +1,9 @@
 """``tf.metrics``: streaming metrics returning ``(value, update_op)`` over local variables."""
 
 from .not_provided import missing_attribute as _missing_attribute
-from .ops import metrics as _metrics
-
-globals().update({_n: getattr(_metrics, _n) for _n in _metrics.__all__})
+from .api.metrics import (accuracy, false_negatives, false_positives, mean, mean_absolute_error,
+                          mean_squared_error, precision, recall, root_mean_squared_error,
+                          true_negatives, true_positives)
 
 
 def __getattr__(name):

@@ -1,25 +1,19 @@
 """``tf.nn``: neural-network ops (activations, losses, normalization, convolution, pooling)."""
 
 from .not_provided import missing_attribute as _missing_attribute
-from .ops import array_select as _array_select
-from .ops import math_unary as _math_unary
-from .ops import nn_activation as _act
-from .ops import nn_conv as _conv
-from .ops import nn_loss as _loss
-from .ops import nn_norm as _norm
-from .ops import nn_pool as _pool
-from .ops import nn_softmax as _softmax
-from .ops import nn_softmax_cross_entropy as _softmax_xent
-
-for _module in (_act, _softmax, _loss, _softmax_xent, _norm, _conv, _pool):
-    for _name in _module.__all__:
-        globals()[_name] = getattr(_module, _name)
-# TF1 also exposes these math and array functions under tf.nn.
-for _module, _name in ((_math_unary, "sigmoid"), (_math_unary, "tanh"),
-                       (_array_select, "top_k")):
-    if hasattr(_module, _name):
-        globals()[_name] = getattr(_module, _name)
-del _module, _name, _softmax, _softmax_xent
+from .ops.array.select import top_k
+from .ops.math.unary import sigmoid, tanh
+from .ops.nn.activation import (bias_add, crelu, elu, leaky_relu, relu, relu6, selu, softplus,
+                                softsign, xw_plus_b)
+from .ops.nn.conv import conv2d, conv2d_backprop_filter, conv2d_backprop_input, conv2d_transpose
+from .ops.nn.loss import (in_top_k, l2_loss, sigmoid_cross_entropy_with_logits,
+                          weighted_cross_entropy_with_logits)
+from .ops.nn.norm import batch_normalization, dropout, embedding_lookup, l2_normalize, moments
+from .ops.nn.pool import avg_pool, avg_pool2d, max_pool, max_pool2d
+from .ops.nn.softmax import log_softmax, softmax
+from .ops.nn.softmax_cross_entropy import (softmax_cross_entropy_with_logits,
+                                           softmax_cross_entropy_with_logits_v2,
+                                           sparse_softmax_cross_entropy_with_logits)
 
 
 def __getattr__(name):

@@ -10,7 +10,7 @@ training step as an ONNX model.
 from .dot import GraphvizNotFoundError, render, to_dot
 from .graph_file import load_graph, save_graph
 from .onnx import OnnxExportError, to_onnx
-from .summary import GraphSummary, print_summary, summary
+from .graph_table import GraphSummary, print_summary, summary
 
 __all__ = ["save_graph", "load_graph", "to_dot", "render", "GraphvizNotFoundError",
            "summary", "print_summary", "GraphSummary", "to_onnx", "OnnxExportError"]

@@ -468,7 +468,7 @@ class Graph:
 
     def summary(self):
         """A table of ops by type, variables, parameters and placeholders (export.summary)."""
-        from ..export.summary import summary
+        from ..export.graph_table import summary
         return summary(self)
 
 

@@ -93,7 +93,7 @@ class _OpEntry:
 
 def _validate_ops(data, decoder):
     """Check every op entry; returns a list of :class:`_OpEntry` in file order."""
-    from ..ops.registry import get_op_def
+    from .op_def import get_op_def
     entries, names = [], {}
     for index, raw in enumerate(data.get("ops", [])):
         if not isinstance(raw, dict):

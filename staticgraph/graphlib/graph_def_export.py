@@ -15,7 +15,7 @@ from .tensor import Tensor
 
 
 def _variable_class():
-    from ..ops.variables import Variable
+    from ..ops.state.variables import Variable
     return Variable
 
 

@@ -64,7 +64,7 @@ class Operation:
 
     def run(self, feed_dict=None, session=None):
         """Run this op in ``session`` (default: the default session)."""
-        from ..session.default_session import session_for
+        from .default_session import session_for
         session_for(session, self.graph).run(self, feed_dict)
 
     def _add_control_input(self, op):

@@ -66,7 +66,7 @@ class Tensor:
 
     def eval(self, feed_dict=None, session=None):
         """Run this tensor in ``session`` (default: the default session)."""
-        from ..session.default_session import session_for
+        from .default_session import session_for
         return session_for(session, self.graph).run(self, feed_dict)
 
     def __hash__(self):

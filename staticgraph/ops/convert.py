@@ -14,7 +14,8 @@ import numpy as np
 from ..graphlib import Tensor, TensorShape, as_dtype, capture_user_frame, dtypes, format_frame
 from ..graphlib.dtypes import DType
 from ..graphlib.graph import _declaration_message
-from .registry import apply_op, get_op_def
+from ..graphlib.op_def import get_op_def
+from . import apply as _apply
 
 __all__ = ["convert_to_tensor", "convert_n_to_tensor", "constant", "to_numpy_constant",
            "register_tensor_conversion_function", "convert_same_dtype"]
@@ -183,7 +184,7 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     if shape is None and type(value) in _SCALAR_TYPES:
         fast = _scalar_constant(value, type(value), dtype)
         if fast is not None:
-            return apply_op("Const", [], {"value": fast[0], "dtype": fast[1]}, name=name)
+            return _apply.apply_op("Const", [], {"value": fast[0], "dtype": fast[1]}, name=name)
     arr = to_numpy_constant(value, dtype)
     if shape is not None:
         shape = [int(d) for d in TensorShape(shape).as_list()]
@@ -205,7 +206,7 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
                              f"Expected {needed} elements for shape {shape}, got {arr.size}")
     arr = np.array(arr, copy=True)
     arr.flags.writeable = False
-    return apply_op("Const", [], {"value": arr, "dtype": as_dtype(arr.dtype)}, name=name)
+    return _apply.apply_op("Const", [], {"value": arr, "dtype": as_dtype(arr.dtype)}, name=name)
 
 
 def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None):
@@ -238,7 +239,7 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         if isinstance(value, base):
             return convert_to_tensor(fn(value, dtype, name), dtype=dtype)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        from .array_combine import stack
+        from .array.combine import stack
         return stack([convert_to_tensor(v, dtype=dtype) if _contains_tensor(v)
                       else convert_to_tensor(v, dtype=dtype or _element_dtype(value))
                       for v in value], name=name or "packed")

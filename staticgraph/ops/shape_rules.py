@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..graphlib import TensorShape, broadcast_static, dtypes
-from .registry import Spec
+from ..graphlib.op_def import Spec
 
 __all__ = ["same_as", "check_same_dtype", "require_dtype", "broadcast_spec", "norm_axis",
            "FLOATS", "INTS", "NUMERIC", "SIGNED_NUMERIC", "ALL"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..graphlib import Graph, Operation, Tensor
 from ..graphlib.tensor_shape import TensorShape
-from ..graphlib.toposort import topological_order
+from ..graphlib.traversal import topological_order
 from .report import Report
 
 __all__ = ["WorkingGraph"]
@@ -56,7 +56,7 @@ class WorkingGraph:
     @classmethod
     def copy(cls, source: Graph, fetches, feeds, report=None) -> "WorkingGraph":
         """Copy the ops ``fetches`` need from ``source``, cutting at ``feeds``."""
-        from ..ops.registry import get_op_def
+        from ..graphlib.op_def import get_op_def
         copy = Graph()
         copy.seed = source.seed
         copy._created_at = source._created_at
@@ -175,7 +175,7 @@ class WorkingGraph:
     def add_op(self, op_type, inputs, attrs=None, name=None, like: Operation = None,
                pass_name="", control_inputs=()):
         """Create an op in the copy, attributed to the user's line of ``like``."""
-        from ..ops.registry import get_op_def
+        from ..graphlib.op_def import get_op_def
         op_def = get_op_def(op_type)
         full = dict(op_def.attrs)
         full.update(attrs or {})

@@ -2,7 +2,7 @@
 
 from .config import (ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata,
                      RunOptions)
-from .default_session import get_default_session
+from ..graphlib.default_session import get_default_session
 from .session import InteractiveSession, Session
 
 __all__ = ["Session", "InteractiveSession", "get_default_session", "ConfigProto",

@@ -28,8 +28,8 @@ import threading
 import numpy as np
 
 from .. import errors
-from ..graphlib.toposort import needed_ops
-from ..ops import random_bits
+from ..graphlib.traversal import needed_ops
+from ..ops.random import random_bits
 from ..optimizer.pipeline import optimize_signature
 from .feeds import inline_feed_check, make_feed_converter
 from .fetches import FetchTemplate

@@ -34,8 +34,8 @@ import numpy as np
 from .. import errors
 from ..graphlib import Tensor
 from ..graphlib.graph import collector_paused
-from ..graphlib.toposort import needed_ops as _needed_ops
-from ..ops.registry import OpDef
+from ..graphlib.traversal import needed_ops as _needed_ops
+from ..graphlib.op_def import OpDef
 from ..optimizer.pipeline import optimize_signature
 from .feeds import inline_feed_check, make_feed_converter, resolve_feed_key
 from .fetches import FetchTemplate

@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from ..ops import random_bits
+from ..ops.random import random_bits
 
 __all__ = ["Runtime"]
 

@@ -9,8 +9,8 @@ import threading
 import warnings
 
 from ..graphlib import Graph, Tensor, get_default_graph
-from .default_session import (get_default_session, pop_default_session,
-                              push_default_session, session_as_default)
+from ..graphlib.default_session import (get_default_session, pop_default_session,
+                                        push_default_session, session_as_default)
 from .fetches import fetch_key
 from .plan import Plan
 from .runtime import Runtime

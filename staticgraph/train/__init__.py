@@ -21,7 +21,7 @@ from .momentum import MomentumOptimizer
 from .optimizer import Optimizer
 from .rmsprop import RMSPropOptimizer
 from .saver import Saver, SaverDef
-from ..summary.writer import FileWriter as SummaryWriter  # noqa: F401 (TF1's old alias)
+from ..tensorboard.writer import FileWriter as SummaryWriter  # noqa: F401 (TF1's old alias)
 from .training_util import (assert_global_step, create_global_step, get_global_step,
                             get_or_create_global_step, global_step)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..ops import array_fill as _fill
-from ..ops import training_ops
+from ..ops.array import fill as _fill
+from ..ops.state import training_ops
 from ..ops.convert import convert_to_tensor
 from .optimizer import Optimizer
 

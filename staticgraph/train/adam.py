@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..graphlib import get_default_graph
-from ..ops import training_ops
+from ..ops.state import training_ops
 from ..ops.convert import convert_to_tensor
 from .optimizer import Optimizer
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 
 from ..graphlib import Tensor, name_scope
-from ..ops import math_binary as _binary
-from ..ops import math_compare as _compare
-from ..ops import math_misc as _misc
-from ..ops import math_trig as _trig
-from ..ops import math_unary as _unary
+from ..ops.math import binary as _binary
+from ..ops.math import compare as _compare
+from ..ops.math import misc as _misc
+from ..ops.math import trig as _trig
+from ..ops.math import unary as _unary
 from ..ops.convert import constant, convert_to_tensor
 
 __all__ = ["exponential_decay", "piecewise_constant", "polynomial_decay",

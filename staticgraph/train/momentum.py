@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ops import training_ops
+from ..ops.state import training_ops
 from ..ops.convert import convert_to_tensor
 from .optimizer import Optimizer
 

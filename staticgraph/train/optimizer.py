@@ -11,11 +11,11 @@ all updates. Subclasses implement ``_create_slots``, ``_prepare`` and
 from __future__ import annotations
 
 from ..graphlib import GraphKeys, Tensor, dtypes, get_default_graph, name_scope
-from ..graphlib.gradients import gradients
-from ..ops import core_ops as _core
-from ..ops import math_misc as _misc
+from ..autodiff.gradients import gradients
+from ..ops.core import basic_ops as _core
+from ..ops.math import misc as _misc
 from ..ops.convert import convert_to_tensor
-from ..ops.variables import Variable, assign_add, trainable_variables
+from ..ops.state.variables import Variable, assign_add, trainable_variables
 from . import slot_creator
 
 __all__ = ["Optimizer"]

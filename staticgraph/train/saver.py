@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import errors
 from ..graphlib import GraphKeys, Tensor, get_default_graph
-from ..ops.variables import Variable
+from ..ops.state.variables import Variable
 from . import checkpoint_management as _cm
 from .checkpoint_format import not_a_checkpoint_error
 from .checkpoint_state import quote_path

@@ -10,9 +10,9 @@ scope, as TF1's ``get_variable``-based slots are.
 from __future__ import annotations
 
 from ..graphlib import name_scope
-from ..ops import array_fill as _fill
-from ..ops import array_shape as _shape
-from ..ops.variables import Variable
+from ..ops.array import fill as _fill
+from ..ops.array import shape as _shape
+from ..ops.state.variables import Variable
 
 __all__ = ["create_slot", "create_zeros_slot", "create_slot_with_initializer"]
 

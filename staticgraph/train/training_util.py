@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..graphlib import GraphKeys, Tensor, dtypes, get_default_graph
-from ..ops import array_fill as _fill
-from ..ops.variables import Variable
+from ..ops.array import fill as _fill
+from ..ops.state.variables import Variable
 
 __all__ = ["get_global_step", "create_global_step", "get_or_create_global_step",
            "global_step", "assert_global_step"]

@@ -30,7 +30,7 @@ from onnx.reference import ReferenceEvaluator
 
 import staticgraph as tf
 from staticgraph.export import OnnxExportError, to_onnx
-from staticgraph.ops import get_op_def, registered_types
+from staticgraph.graphlib.op_def import get_op_def, registered_types
 
 from ..ops.cases import all_cases
 
@@ -161,7 +161,7 @@ def test_every_op_type_has_an_onnx_lowering_or_a_reason():
 
 
 def test_register_requires_an_onnx_lowering_or_a_reason():
-    from staticgraph.ops.registry import OpDef, register
+    from staticgraph.graphlib.op_def import OpDef, register
 
     class NoLowering(OpDef):
         def infer(self, x):

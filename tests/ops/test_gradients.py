@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-from staticgraph.ops import get_op_def, registered_types
+from staticgraph.graphlib.op_def import get_op_def, registered_types
 
 from ..gradient_check import (as_float64, check_gradients, float_indices, output_weights,
                               weighted_sum)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-from staticgraph.ops import registered_types
+from staticgraph.graphlib.op_def import registered_types
 
 from .cases import all_cases
 
@@ -123,6 +123,6 @@ def test_bad_dtypes_raise_while_declaring(case, dts):
 
 @pytest.mark.parametrize("op_type", registered_types())
 def test_every_op_definition_is_documented(op_type):
-    from staticgraph.ops import get_op_def
+    from staticgraph.graphlib.op_def import get_op_def
     doc = type(get_op_def(op_type)).__doc__
     assert doc and doc.strip(), f"op definition {op_type} has no docstring"

@@ -10,7 +10,8 @@ import pytest
 
 import staticgraph as tf
 from staticgraph.graphlib.graph_def_format import content_digest
-from staticgraph.ops import constant_value, constant_value_as_shape, get_op_def
+from staticgraph.ops import constant_value, constant_value_as_shape
+from staticgraph.graphlib.op_def import get_op_def
 from staticgraph.ops import static_value
 
 

@@ -11,9 +11,9 @@ import staticgraph as tf
 from staticgraph.optimizer import optimize_signature
 from staticgraph.optimizer.simplify import simplify
 from staticgraph.optimizer.working_graph import WorkingGraph
-from staticgraph.ops.broadcast_grad import sum_to_shape
-from staticgraph.ops.registry import apply_op
-from staticgraph.ops.training_ops import apply_gradient_descent
+from staticgraph.ops.math.broadcast_grad import sum_to_shape
+from staticgraph.ops.apply import apply_op
+from staticgraph.ops.state.training_ops import apply_gradient_descent
 
 # edge values (inf, huge scalings) overflow in numpy as they do unfused
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")

@@ -11,7 +11,7 @@ import onnxruntime as ort
 import pytest
 
 import staticgraph as tf
-from staticgraph.ops import random_bits
+from staticgraph.ops.random import random_bits
 
 BACKENDS = ("numpy", "onnxruntime")
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-from staticgraph.ops import training_ops
+from staticgraph.ops.state import training_ops
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from ...graphlib import dtypes
-from ...ops import random_bits
+from ...ops.random import random_bits
 from .types import dtype_name, onnx_dtype
 
 __all__ = ["LoweringContext", "OnnxExportError"]

@@ -25,8 +25,8 @@ import onnx
 from onnx import helper
 
 from ...graphlib import Operation, Tensor
-from ...graphlib.toposort import needed_ops
-from ...ops import random_bits
+from ...graphlib.traversal import needed_ops
+from ...ops.random import random_bits
 from .context import LoweringContext, OnnxExportError
 from .types import onnx_dtype
 from .validate import check_onnx_model, strict_shape_inference

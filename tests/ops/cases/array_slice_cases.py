@@ -8,7 +8,7 @@ draws from ``R`` again, while building its cases."""
 import numpy as np
 
 import staticgraph as tf
-from staticgraph.ops.array_slice import _strided_slice_grad
+from staticgraph.ops.array.slicing import _strided_slice_grad
 
 from . import Case, rng
 

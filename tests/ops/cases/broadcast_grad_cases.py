@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from staticgraph.ops.broadcast_grad import sum_to_shape
+from staticgraph.ops.math.broadcast_grad import sum_to_shape
 
 from . import Case, rng
 

@@ -6,7 +6,7 @@ exist only after gradients were built, so none is differentiable (``grad=False``
 
 import numpy as np
 
-from staticgraph.ops import fused_ops
+from staticgraph.ops.fused import fused_ops
 
 from . import Case, rng
 from .nn_conv_cases import naive_conv2d

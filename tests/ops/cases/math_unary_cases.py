@@ -9,7 +9,7 @@ import numpy as np
 
 import staticgraph as tf
 
-from staticgraph.ops.registry import apply_op
+from staticgraph.ops.apply import apply_op
 
 from . import Case, rng
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from staticgraph.ops import math_unary_grad
+from staticgraph.ops.math import unary_grad as math_unary_grad
 
 from . import Case
 from .math_unary_cases import DY32, F64, POS32, Y32

@@ -4,7 +4,7 @@ SoftplusGrad, SoftsignGrad, LeakyReluGrad, BiasAddGrad (data from
 
 import numpy as np
 
-from staticgraph.ops import nn_activation_grad as nn_act_grad
+from staticgraph.ops.nn import activation_grad as nn_act_grad
 
 from . import Case
 from .nn_activation_cases import (ALPHA, DY, DY3, DY64, EMPTY, F, F64, I8, I32, IMG, L16,

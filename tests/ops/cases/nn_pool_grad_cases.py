@@ -11,7 +11,7 @@ import numpy as np
 
 import staticgraph as tf
 
-from staticgraph.ops import nn_pool_grad
+from staticgraph.ops.nn import pool_grad as nn_pool_grad
 
 from . import Case
 from .nn_conv_cases import F64_IN_F32, _back, _f, _nhwc, ref_pads

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from staticgraph.ops.reduction_grad import reduced_shape
-from staticgraph.ops.registry import apply_op
+from staticgraph.ops.math.reduction_grad import reduced_shape
+from staticgraph.ops.apply import apply_op
 
 from . import Case
 

@@ -51,7 +51,7 @@ def _check_hist(out, inputs):
 
 
 def _check_images(out, inputs):
-    from staticgraph.summary.encode import decode_png
+    from staticgraph.ops.summary.encode import decode_png
     s = _parse(out)
     assert [v.tag for v in s.value] == ["img/image/0", "img/image/1"]
     for i, v in enumerate(s.value):
@@ -60,7 +60,7 @@ def _check_images(out, inputs):
 
 
 def _check_float_image(out, inputs):
-    from staticgraph.summary.encode import decode_png
+    from staticgraph.ops.summary.encode import decode_png
     (v,) = _parse(out).value
     assert v.tag == "gray/image"
     x = inputs[0][0]

@@ -9,7 +9,7 @@ then rounded), written out by hand.
 import numpy as np
 
 import staticgraph as tf
-from staticgraph.ops import training_ops
+from staticgraph.ops.state import training_ops
 
 from . import Case, rng
 

@@ -1,0 +1,273 @@
+"""Reverse-mode differentiation: ``gradients`` and ``hessians`` append gradient ops.
+
+The engine walks only the ops on a path from ``xs`` to ``ys``, newest first, and
+asks each op's definition for its gradient rule (``OpDef.grad``). Partial gradients
+of a tensor are summed with ``add_n``. Gradients of broadcasting ops are reduced
+to their inputs' shapes here, once, not in every rule. Gradient ops are ordinary
+ops created under the ``gradients/`` name scope; each records the user's line of
+the forward op it differentiates, so errors in the backward pass point at the
+forward code. Because gradients are ops, they can be differentiated again.
+"""
+
+from __future__ import annotations
+
+from ..graphlib.default_graph import name_scope
+from ..graphlib.graph import collector_paused
+from ..graphlib.operation import Operation
+from ..graphlib.tensor import Tensor
+from ..graphlib.user_frame import format_frame
+
+__all__ = ["gradients", "hessians"]
+
+
+_OPS_API = None
+
+
+def _ops_api():
+    # The engine creates ops through the public op functions; imported late because
+    # staticgraph.ops builds on graphlib.
+    global _OPS_API
+    if _OPS_API is None:
+        from ..ops.array import fill as array_fill, shape as array_shape
+        from ..ops.math import broadcast_grad, binary as math_binary
+        _OPS_API = array_fill, array_shape, broadcast_grad, math_binary
+    return _OPS_API
+
+
+def _as_tensor(value):
+    if type(value) is Tensor or isinstance(value, Tensor):
+        return value
+    element = getattr(value, "_as_graph_element", None)
+    if element is not None:  # a Variable: differentiate with respect to its storage
+        return element()
+    from ..ops.convert import convert_to_tensor
+    return convert_to_tensor(value)
+
+
+def _as_list(value):
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _differentiable(t: Tensor) -> bool:
+    return t.dtype.is_floating
+
+
+def _reachable_from(xs, consumers):
+    """Ops reachable forward from the tensors ``xs`` (through data edges)."""
+    seen, stack = set(), []
+    for t in xs:
+        stack.extend(consumers.get(id(t), ()))
+    while stack:
+        op = stack.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        for out in op.outputs:
+            stack.extend(consumers.get(id(out), ()))
+    return seen
+
+
+def _reaching(ys, stop_ids):
+    """Ops from which some of ``ys`` can be reached (backward through data edges)."""
+    seen, order, stack = set(), [], [t.op for t in ys]
+    while stack:
+        op = stack.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        order.append(op)
+        for j, t in enumerate(op.inputs):
+            if j in op.op_def.ref_inputs or id(t) in stop_ids:
+                continue
+            stack.append(t.op)
+    return seen, order
+
+
+def _consumers(graph):
+    out = {}
+    for op in graph._ops:
+        refs = op.op_def.ref_inputs
+        for j, t in enumerate(op.inputs):
+            if not refs or j not in refs:
+                key = id(t)
+                users = out.get(key)
+                if users is None:
+                    out[key] = [op]
+                else:
+                    users.append(op)
+    return out
+
+
+def _sum(grads, name=None):
+    grads = [g for g in grads if g is not None]
+    if not grads:
+        return None
+    if len(grads) == 1:
+        return grads[0]
+    return _ops_api()[3].add_n(grads, name=name)
+
+
+def _reduce_to_input(grad, x):
+    """``grad`` summed over the axes along which ``x`` was broadcast."""
+    if grad.shape.is_fully_defined() and grad.shape == x.shape:
+        return grad
+    _, array_shape, broadcast_grad, _ = _ops_api()
+    target = list(x.shape.raw) if x.shape.is_fully_defined() else array_shape.shape(x)
+    return broadcast_grad.sum_to_shape(grad, target)
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
+              gate_gradients=False, aggregation_method=None, stop_gradients=None,
+              unconnected_gradients="none"):
+    """Symbolic derivatives of ``sum(ys)`` with respect to each of ``xs``.
+
+    Args:
+        ys: a tensor or list of tensors to differentiate.
+        xs: a tensor, variable, or list of them.
+        grad_ys: optional initial gradients, one per ``y`` (default: ones).
+        name: name scope of the gradient ops.
+        stop_gradients: tensors treated as constants (no gradient flows through them).
+        unconnected_gradients: ``"none"`` (None for an ``x`` that ``ys`` do not depend
+            on) or ``"zero"`` (zeros of ``x``'s shape).
+        colocate_gradients_with_ops, gate_gradients, aggregation_method: accepted for
+            TF1 compatibility.
+
+    Returns:
+        A list with one gradient tensor (or None) per ``x``.
+
+    Raises:
+        LookupError: a gradient would flow through an op declared non-differentiable;
+            the message names the op and the user's line that declared it.
+        ValueError: ``grad_ys`` does not match ``ys``, or an unknown
+            ``unconnected_gradients`` value.
+
+    Example:
+        >>> dw, db = tf.gradients(loss, [w, b])
+    """
+    if unconnected_gradients not in ("none", "zero"):
+        raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r} "
+                         "(expected 'none' or 'zero')")
+    with collector_paused():
+        return _gradients(ys, xs, grad_ys, name, stop_gradients, unconnected_gradients)
+
+
+def _gradients(ys, xs, grad_ys, name, stop_gradients, unconnected_gradients):
+    ys = [_as_tensor(y) for y in _as_list(ys)]
+    xs = [_as_tensor(x) for x in _as_list(xs)]
+    grad_ys = [None] * len(ys) if grad_ys is None else _as_list(grad_ys)
+    if len(grad_ys) != len(ys):
+        raise ValueError(f"Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
+    stop_ids = {id(_as_tensor(t)) for t in _as_list(stop_gradients or [])}
+    from ..ops.apply import graph_of
+    graph = graph_of(ys + xs)
+    array_fill, _, _, _ = _ops_api()
+
+    with graph.as_default(), name_scope(name, "gradients", ys + xs) as scope:
+        consumers = _consumers(graph)
+        forward = _reachable_from(xs, consumers)
+        backward, _ = _reaching(ys, stop_ids)
+        between = [op for op in graph.get_operations() if id(op) in forward
+                   and id(op) in backward]
+        grads = {}
+        for i, (y, gy) in enumerate(zip(ys, grad_ys)):
+            if gy is None:
+                if not _differentiable(y):
+                    continue
+                gy = array_fill.ones_like(y, name=f"grad_ys_{i}")
+            else:
+                gy = _as_tensor(gy)
+            grads.setdefault(id(y), []).append(gy)
+
+        x_ids = {id(x) for x in xs}
+        for op in reversed(between):
+            _backprop_op(op, grads, forward, stop_ids, x_ids, scope)
+
+        results = []
+        for x in xs:
+            g = _sum(grads.get(id(x), []))
+            if g is None and unconnected_gradients == "zero":
+                g = array_fill.zeros_like(x)
+            results.append(g)
+    return results
+
+
+def _backprop_op(op: Operation, grads, forward, stop_ids, x_ids, scope):
+    """Apply ``op``'s gradient rule, adding its input gradients to ``grads``."""
+    for t in op.outputs:
+        if grads.get(id(t)) and id(t) not in stop_ids:
+            break
+    else:
+        return
+    op_def = op.op_def
+    refs = op_def.ref_inputs
+    wanted = [j for j, t in enumerate(op.inputs)
+              if (not refs or j not in refs) and t.dtype.is_floating and id(t) not in stop_ids
+              and (id(t.op) in forward or id(t) in x_ids)]
+    if not wanted:
+        return
+    if not op_def.differentiable or op_def.grad is None:
+        raise LookupError(
+            f"No gradient defined for operation '{op.name}' (op type: {op.type}), declared "
+            f"at {format_frame(op.traceback)}: a gradient was asked through it for input(s) "
+            f"{', '.join(op.inputs[j].name for j in wanted)}. Wrap the value in "
+            "tf.stop_gradient() if no gradient should flow there.")
+    graph = op.graph
+    # The ops of this rule go under ``<scope><op>_grad/`` and record the forward op's
+    # user line (what ``attributed_to`` and an absolute ``name_scope`` do, per op).
+    with graph._declaring_as(f"{scope}{op.name}_grad", op.traceback):
+        out_grads = [None if id(t) in stop_ids else _sum(grads.get(id(t), ()))
+                     for t in op.outputs]
+        filled = [g if g is not None or not _differentiable(t)
+                  else _ops_api()[0].zeros_like(t) for t, g in zip(op.outputs, out_grads)]
+        in_grads = list(op_def.grad(op, *filled))
+        if len(in_grads) != len(op.inputs):
+            raise ValueError(f"Gradient rule of {op.type} returned {len(in_grads)} gradients "
+                             f"for {len(op.inputs)} inputs (op '{op.name}')")
+        for j in wanted:
+            g = in_grads[j]
+            if g is None:
+                continue
+            if type(g) is not Tensor:
+                g = _as_tensor(g)
+            if op_def.grad_broadcasts:
+                g = _reduce_to_input(g, op.inputs[j])
+            key = id(op.inputs[j])
+            partial = grads.get(key)
+            if partial is None:
+                grads[key] = [g]
+            else:
+                partial.append(g)
+
+
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
+             gate_gradients=False, aggregation_method=None):
+    """Second derivatives of ``sum(ys)``: for each ``x``, a tensor of shape ``x.shape * 2``.
+
+    Built from nested :func:`gradients` (one row per element of ``x``), so each
+    ``x`` needs a fully defined static shape.
+
+    Raises:
+        ValueError: an ``x`` whose shape is not fully defined.
+    """
+    _, array_shape, _, _ = _ops_api()
+    from ..ops.array import combine as array_combine, fill as array_fill
+    xs = [_as_tensor(x) for x in _as_list(xs)]
+    out = []
+    with name_scope(name, "hessians", xs):
+        for x in xs:
+            if not x.shape.is_fully_defined():
+                raise ValueError(f"hessians needs a fully defined shape for {x.name}, "
+                                 f"got {x.shape}")
+            n = x.shape.num_elements()
+            g = gradients(ys, x)[0]
+            if g is None:
+                out.append(array_fill.zeros(list(x.shape.raw) * 2, dtype=x.dtype))
+                continue
+            flat = array_shape.reshape(g, [-1])
+            rows = []
+            for i in range(n):
+                row = gradients(flat[i], x)[0]
+                rows.append(array_fill.zeros_like(x) if row is None else row)
+            h = array_combine.stack(rows)
+            out.append(array_shape.reshape(h, list(x.shape.raw) * 2))
+    return out

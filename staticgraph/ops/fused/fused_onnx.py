@@ -1,0 +1,164 @@
+"""ONNX lowerings of the fused ops (:mod:`.fused_ops` calls these).
+
+A fused op lowers to the standard operators of the ops it replaced: ``Gemm`` (or
+``MatMul`` + ``Add``) and ``Conv`` with the bias, then the activation; a
+``FusedElementwise`` program becomes one ONNX node (or the math families' formula)
+per ufunc step, in order. float16 runs in float32 with one cast back at the end
+(numpy rounds each step to float16; the difference is within float16's tolerance).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...graphlib import dtypes
+from ..math import binary_onnx as _binary
+from ..math import unary_onnx as _unary
+from ..nn import conv_onnx as _conv
+
+__all__ = ["fused_matmul", "fused_conv2d", "fused_elementwise", "add_bias", "activate"]
+
+# Integer dtypes with onnxruntime MatMul/Add/Relu/Clip kernels; others compute in int32.
+_NATIVE_INTS = ("int32", "int64")
+
+
+def _work_dtype(dtype):
+    """The dtype a fused op computes in: float16 -> float32, small ints -> int32."""
+    if dtype is dtypes.float16:
+        return dtypes.float32
+    if dtype.is_floating or dtype.name in _NATIVE_INTS:
+        return dtype
+    return dtypes.int32
+
+
+def activate(ctx, x, activation, alpha, dtype):
+    """``activation`` (a FusedMatMul/FusedConv2D name) of ``x`` in ``dtype``."""
+    if not activation:
+        return x
+    np_dtype = dtype.np_dtype
+    if activation == "Relu":
+        return ctx.node("Relu", [x])
+    if activation == "Relu6":
+        return ctx.node("Clip", [x, ctx.scalar(0, np_dtype), ctx.scalar(6, np_dtype)])
+    if activation in ("Tanh", "Sigmoid"):
+        return ctx.node(activation, [x])
+    if activation == "LeakyRelu":
+        if dtype is dtypes.float64:  # the attribute is a float32: multiply in float64
+            scaled = ctx.node("Mul", [x, ctx.scalar(alpha, np_dtype)])
+            positive = ctx.node("Greater", [x, ctx.scalar(0, np_dtype)])
+            return ctx.node("Where", [positive, x, scaled])
+        return ctx.node("LeakyRelu", [x], alpha=float(np.float32(alpha)))
+    ctx.unsupported(f"unknown fused activation {activation!r}")
+
+
+def add_bias(ctx, x, bias, bias_format, rank):
+    """``x + bias`` with the bias along the last dimension, or dimension 1 of a
+    rank-``rank`` value for ``bias_format="NCHW"``."""
+    if bias_format == "NCHW":
+        if rank is None:
+            ctx.unsupported("a bias along dimension 1 needs the value's rank")
+        bias = ctx.node("Reshape", [bias, ctx.int64s([-1] + [1] * (rank - 2))])
+    return ctx.node("Add", [x, bias])
+
+
+def fused_matmul(ctx, op, a, b, bias):
+    """``Gemm`` when the bias fits its ``C`` input (floats, a bias of the product's
+    last dimension), else ``MatMul`` + ``Add``; then the activation."""
+    dtype = op.outputs[0].dtype
+    work = _work_dtype(dtype)
+    a, b, bias = (ctx.cast(v, work, dtype) for v in (a, b, bias))
+    ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
+    n = op.inputs[1].shape.raw[0 if tb else 1] if op.inputs[1].shape.rank == 2 else None
+    c = op.inputs[2].shape.raw[0] if op.inputs[2].shape.rank == 1 else None
+    if work.is_floating and (op.attrs["bias_op"] == "BiasAdd" or (n is not None and c == n)):
+        out = ctx.node("Gemm", [a, b, bias], transA=int(ta), transB=int(tb))
+    else:
+        a = ctx.node("Transpose", [a], perm=[1, 0]) if ta else a
+        b = ctx.node("Transpose", [b], perm=[1, 0]) if tb else b
+        out = ctx.node("Add", [ctx.node("MatMul", [a, b]), bias])
+    out = activate(ctx, out, op.attrs["activation"], op.attrs["alpha"], work)
+    return ctx.cast(out, dtype, work)
+
+
+def fused_conv2d(ctx, op, x, f, bias):
+    """Conv2D's lowering (:mod:`.nn_conv_onnx`: NCHW ``Conv``) with a channel bias as
+    ``Conv``'s ``B`` input and the activation before the transpose back to NHWC;
+    another bias (an ``Add`` along a non-channel dimension) is added after."""
+    fmt, dtype = op.attrs["data_format"], op.outputs[0].dtype
+    work = dtypes.as_dtype(_conv._float_work(dtype))
+    fshape = op.inputs[1].shape
+    khw = tuple(fshape.raw[:2]) if fshape.rank else (None, None)
+    strides, dilations, explicit = _conv._conv_window(op, fmt)
+    pads = _conv._pads(_conv._hw(op.inputs[0].shape, fmt), khw, strides, dilations,
+                       op.attrs["padding"], explicit)
+    out_rank = op.outputs[0].shape.rank
+    bias_axis = 1 if op.attrs["bias_format"] == "NCHW" else (out_rank or 4) - 1
+    channels = fshape.raw[3] if fshape.rank else None
+    length = op.inputs[2].shape.raw[0] if op.inputs[2].shape.rank == 1 else None
+    channel_bias = bias_axis == (1 if fmt == "NCHW" else 3) and out_rank == 4 and (
+        op.attrs["bias_op"] == "BiasAdd" or (channels is not None and length == channels))
+    xn = _conv._to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
+    w = ctx.node("Transpose", [ctx.cast(f, work, dtype)], perm=_conv._HWIO_TO_OIHW)
+    bias = ctx.cast(bias, work, dtype)
+    y = ctx.node("Conv", [xn, w, bias if channel_bias else None], strides=list(strides),
+                 dilations=list(dilations), **_conv._pad_attrs(pads))
+    if channel_bias:
+        y = activate(ctx, y, op.attrs["activation"], op.attrs["alpha"], work)
+        return ctx.cast(_conv._from_nchw(ctx, y, fmt), dtype, work)
+    y = add_bias(ctx, _conv._from_nchw(ctx, y, fmt), bias, op.attrs["bias_format"], 4)
+    y = activate(ctx, y, op.attrs["activation"], op.attrs["alpha"], work)
+    return ctx.cast(y, dtype, work)
+
+
+# ------------------------------------------------------------------ FusedElementwise
+_BINARY = {"add": "Add", "subtract": "Sub", "multiply": "Mul", "true_divide": "Div",
+           "maximum": "Max", "minimum": "Min"}
+_UNARY = {"negative": "Neg", "absolute": "Abs", "sign": "Sign", "reciprocal": "Reciprocal",
+          "exp": "Exp", "log": "Log", "sqrt": "Sqrt", "floor": "Floor", "ceil": "Ceil",
+          "rint": "Round", "sin": "Sin", "cos": "Cos", "tanh": "Tanh"}
+# ufunc -> (ONNX op for float32, float64 formula): onnxruntime has no float64 kernel
+_NO_FLOAT64 = {"tan": ("Tan", _unary.tan64), "arcsin": ("Asin", _unary.asin64),
+               "arccos": ("Acos", _unary.acos64), "arctan": ("Atan", _unary.atan64),
+               "sinh": ("Sinh", _unary.sinh64), "cosh": ("Cosh", _unary.cosh64),
+               "arcsinh": ("Asinh", _unary.asinh64), "arccosh": ("Acosh", _unary.acosh64),
+               "arctanh": ("Atanh", _unary.atanh64)}
+
+
+def _step(ctx, name, args, work):
+    """One ufunc step on value names ``args`` in dtype ``work``."""
+    if name in _BINARY:
+        if name == "true_divide" and not work.is_floating:
+            ctx.unsupported(f"true_divide of {work.name} values in a FusedElementwise")
+        return ctx.node(_BINARY[name], args)
+    if name in _UNARY:
+        return ctx.node(_UNARY[name], args)
+    if name == "square":
+        return ctx.node("Mul", [args[0], args[0]])
+    if name == "power":
+        if work.is_floating:
+            return ctx.node("Pow", args)
+        return _binary.int_pow(ctx, *args, work)
+    if name == "remainder":
+        return _binary.floor_mod(ctx, *args, work)
+    if name == "arctan2":
+        return _binary.atan2(ctx, *args, work)
+    if name in ("expm1", "log1p"):
+        return getattr(_unary, name)(ctx, args[0], work.name)
+    if name in _NO_FLOAT64:
+        onnx_op, float64 = _NO_FLOAT64[name]
+        return float64(ctx, args[0]) if work is dtypes.float64 else ctx.node(onnx_op, args)
+    ctx.unsupported(f"FusedElementwise step {name!r} has no ONNX lowering")
+
+
+def fused_elementwise(ctx, op, inputs):
+    """The program's steps in order; constants are rank-0 values of the inputs' dtype."""
+    dtype = op.outputs[0].dtype
+    work = _work_dtype(dtype)
+    inputs = [ctx.cast(x, work, dtype) for x in inputs]
+    steps = []
+    for name, refs in op.attrs["program"]:
+        args = [inputs[v] if kind == "input" else steps[v] if kind == "step"
+                else ctx.scalar(np.asarray(v, dtype.np_dtype), work.np_dtype)
+                for kind, v in refs]
+        steps.append(_step(ctx, name, args, work))
+    return ctx.cast(steps[-1], dtype, work)

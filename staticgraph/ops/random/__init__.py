@@ -1,0 +1,6 @@
+"""random: random ops, drawn from counter-based streams (``random_bits``) that the numpy
+kernels and the ONNX lowering (``random_onnx``) compute alike."""
+
+from . import random_ops
+
+MODULES = (random_ops,)

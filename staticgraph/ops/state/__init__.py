@@ -1,0 +1,6 @@
+"""state: ops that hold or change session state: variables, assignments and the
+training ops optimizers apply."""
+
+from . import training_ops, variables
+
+MODULES = (variables, training_ops)

@@ -1,0 +1,127 @@
+"""A :class:`Graph` as TensorFlow's ``GraphDef`` proto, the form TensorBoard draws.
+
+Each op becomes a ``NodeDef``: its scoped name (TensorBoard collapses scopes), op
+type, inputs (``"name"`` for output 0, ``"name:1"``, control inputs ``"^name"``),
+device, attributes converted to ``AttrValue`` (dtypes as ``DataType`` enums,
+shapes, lists, constants as ``TensorProto``), a ``T`` attribute with the first
+input's dtype where the op has no dtype attribute of its own, and
+``_output_shapes`` with every output's static shape (-1 for unknown dimensions,
+``unknown_rank`` for unknown rank).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..graphlib.dtypes import DType
+from ..graphlib.tensor_shape import TensorShape
+from ..ops.summary.encode import DATA_TYPES, require_protos, tensor_proto
+
+__all__ = ["graph_to_proto", "shape_proto", "MAX_CONSTANT_BYTES"]
+
+MAX_CONSTANT_BYTES = 1 << 20
+"""Constants larger than this are written with their dtype and shape only."""
+
+
+def shape_proto(shape):
+    """A ``TensorShapeProto`` of a TensorShape (or tuple / None)."""
+    proto = require_protos()
+    shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+    out = proto.tensor_shape_pb2.TensorShapeProto()
+    if shape.raw is None:
+        out.unknown_rank = True
+    else:
+        for d in shape.raw:
+            out.dim.add(size=-1 if d is None else int(d))
+    return out
+
+
+def _dtype_enum(dtype: DType) -> int:
+    return DATA_TYPES.get(dtype.name, 0)
+
+
+def _array_attr(value, attr_value_pb2):
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "OSU" and arr.nbytes > MAX_CONSTANT_BYTES:
+        tensor = tensor_proto(np.zeros((0,), arr.dtype))
+        tensor.tensor_shape.CopyFrom(shape_proto(arr.shape))
+        tensor.ClearField("tensor_content")
+        return attr_value_pb2.AttrValue(tensor=tensor)
+    return attr_value_pb2.AttrValue(tensor=tensor_proto(arr))
+
+
+def _list_attr(items, attr_value_pb2):
+    out = attr_value_pb2.AttrValue()
+    lst = out.list
+    if all(isinstance(v, (bool, np.bool_)) for v in items):
+        lst.b.extend(bool(v) for v in items)
+    elif all(isinstance(v, (int, np.integer)) for v in items):
+        lst.i.extend(int(v) for v in items)
+    elif all(isinstance(v, (int, float, np.integer, np.floating)) for v in items):
+        lst.f.extend(float(v) for v in items)
+    elif all(isinstance(v, (str, bytes)) for v in items):
+        lst.s.extend(v.encode("utf-8") if isinstance(v, str) else v for v in items)
+    elif all(isinstance(v, DType) for v in items):
+        lst.type.extend(_dtype_enum(v) for v in items)
+    elif all(isinstance(v, TensorShape) for v in items):
+        lst.shape.extend(shape_proto(v) for v in items)
+    else:
+        out = attr_value_pb2.AttrValue(s=repr(tuple(items)).encode("utf-8")[:4096])
+    return out
+
+
+def attr_value(value):
+    """An ``AttrValue`` for one of our attribute values, or None to leave it out."""
+    attr_value_pb2 = require_protos().attr_value_pb2
+    if value is None:
+        return None
+    if isinstance(value, DType):
+        return attr_value_pb2.AttrValue(type=_dtype_enum(value))
+    if isinstance(value, (bool, np.bool_)):
+        return attr_value_pb2.AttrValue(b=bool(value))
+    if isinstance(value, (int, np.integer)):
+        return attr_value_pb2.AttrValue(i=int(value))
+    if isinstance(value, (float, np.floating)):
+        return attr_value_pb2.AttrValue(f=float(value))
+    if isinstance(value, str):
+        return attr_value_pb2.AttrValue(s=value.encode("utf-8"))
+    if isinstance(value, bytes):
+        return attr_value_pb2.AttrValue(s=value)
+    if isinstance(value, TensorShape):
+        return attr_value_pb2.AttrValue(shape=shape_proto(value))
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _array_attr(value, attr_value_pb2)
+    if isinstance(value, (list, tuple)):
+        return _list_attr(list(value), attr_value_pb2)
+    return attr_value_pb2.AttrValue(s=repr(value).encode("utf-8")[:4096])
+
+
+def _input_name(tensor) -> str:
+    return tensor.op.name if tensor.value_index == 0 else f"{tensor.op.name}:{tensor.value_index}"
+
+
+def graph_to_proto(graph, add_shapes=True):
+    """The ``GraphDef`` proto (tensorboard's class) of ``graph``, ops in creation order."""
+    proto = require_protos()
+    attr_value_pb2 = proto.attr_value_pb2
+    out = proto.graph_pb2.GraphDef()
+    for op in graph.get_operations():
+        node = out.node.add(name=op.name, op=op.type, device=op.device or "")
+        node.input.extend(_input_name(t) for t in op.inputs)
+        node.input.extend(f"^{c.name}" for c in op.control_inputs)
+        has_dtype = False
+        for key, value in sorted(op.attrs.items()):
+            converted = attr_value(value)
+            if converted is None:
+                continue
+            node.attr[key].CopyFrom(converted)
+            has_dtype = has_dtype or isinstance(value, DType)
+        if not has_dtype:
+            source = op.inputs[0] if op.inputs else (op.outputs[0] if op.outputs else None)
+            if source is not None:
+                node.attr["T"].CopyFrom(attr_value_pb2.AttrValue(type=_dtype_enum(source.dtype)))
+        if add_shapes and op.outputs:
+            shapes = attr_value_pb2.AttrValue()
+            shapes.list.shape.extend(shape_proto(t.shape) for t in op.outputs)
+            node.attr["_output_shapes"].CopyFrom(shapes)
+    return out
