@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 
 __all__ = [
+    "dtype_name",
     "DType", "as_dtype", "float16", "float32", "float64", "half", "double",
     "int8", "int16", "int32", "int64", "uint8", "bool", "string",
 ]
@@ -180,3 +181,8 @@ def as_dtype(value) -> DType:
         raise TypeError(f"Cannot convert value {value!r} to a staticgraph DType: "
                         f"{npd} is not supported.")
     return found
+
+
+def dtype_name(dtype) -> str:
+    """``'float32'`` for a DType, numpy dtype or dtype name."""
+    return getattr(dtype, "name", None) or np.dtype(dtype).name

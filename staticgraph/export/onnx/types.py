@@ -6,6 +6,7 @@ import numpy as np
 from onnx import TensorProto
 
 from ...graphlib import dtypes
+from ...graphlib.dtypes import dtype_name
 
 __all__ = ["onnx_dtype", "from_onnx_dtype", "dtype_name"]
 
@@ -47,7 +48,3 @@ def from_onnx_dtype(elem_type: int):
     except KeyError:
         raise TypeError(f"ONNX element type {elem_type} has no staticgraph dtype") from None
 
-
-def dtype_name(dtype) -> str:
-    """``'float32'`` for a DType, numpy dtype or dtype name."""
-    return getattr(dtype, "name", None) or np.dtype(dtype).name

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from onnx import numpy_helper
 
-from ...export.onnx.types import dtype_name
+from ...graphlib.dtypes import dtype_name
 from ..math.binary_onnx import where  # noqa: F401 - the family's shared Where
 from ..static_value import constant_value
 

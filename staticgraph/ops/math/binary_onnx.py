@@ -13,7 +13,7 @@ import numpy as np
 import onnx
 from onnx import helper as onnx_helper
 
-from ...export.onnx.types import dtype_name
+from ...graphlib.dtypes import dtype_name
 
 __all__ = ["MINMAX_TYPES", "where", "floor_div", "floor_mod", "int_pow",
            "atan2", "add_n", "cumsum", "cumprod", "nonzero_coordinates", "select"]
