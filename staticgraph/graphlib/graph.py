@@ -7,7 +7,6 @@ import gc
 import itertools
 import re
 import threading
-import weakref
 
 from .operation import Operation
 from .tensor import Tensor
@@ -88,9 +87,13 @@ class Graph:
         self._thread = _ThreadState()   # name, control and device stacks per thread
         self._collections = {}
         self._finalized = False
-        self._sessions = weakref.WeakSet()  # sessions whose plans depend on this graph
         self.seed = None
+        # TF1's ``Graph.version``: grows with every op added and every edit.
         self.version = 0
+        # Grows only when an existing op's edges change (a control input added after
+        # the fact): compiled plans of the graph are stale then, and sessions compare
+        # it with the value their plans were compiled at. Adding ops changes no plan.
+        self.edit_version = 0
 
     # Name scopes, control dependencies and device scopes are per thread (TF1's rule):
     # two threads declaring into one graph do not see each other's scopes.
@@ -121,10 +124,9 @@ class Graph:
         return stack
 
     def _structure_changed(self):
-        """Drop compiled plans of every session on this graph (edges changed)."""
+        """Record that an existing op's edges changed (plans compiled before are stale)."""
         self.version += 1
-        for session in list(self._sessions):
-            session._invalidate_plans()
+        self.edit_version += 1
 
     # ------------------------------------------------------------------ identity
     def __repr__(self):

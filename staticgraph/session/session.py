@@ -83,7 +83,8 @@ class Session:
         self._compiling = set()  # keys being compiled (by the thread holding the lock)
         self._closed = False
         self._contexts = []
-        self.graph._sessions.add(self)
+        # plans are dropped when the graph's edges change (see Graph.edit_version)
+        self._edit_version = self.graph.edit_version
 
     # ----------------------------------------------------------------- running
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
@@ -110,6 +111,8 @@ class Session:
 
         A fetch's (or feed key's) ``_as_graph_element()`` may itself run the session.
         """
+        if self._edit_version != self.graph.edit_version:
+            self._invalidate_plans()
         fkey = fetches if type(fetches) is Tensor else fetch_key(fetches)
         if feed_dict is not None and feed_dict.__class__ is not dict:
             feed_dict = _check_feed_dict(feed_dict)
@@ -200,6 +203,7 @@ class Session:
         with self._compile_lock:
             self._plans = {}
             self._plan_bytes = 0
+            self._edit_version = self.graph.edit_version
 
     def _check_open(self):
         if self._closed:
