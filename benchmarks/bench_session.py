@@ -95,7 +95,8 @@ def mlp_forward(tf1, batch=1024):
 def main():
     tf1 = tensorflow_v1()
     if tf1 is None:
-        print("(tensorflow not installed: TF1 columns skipped; pip install tensorflow-cpu to add them)")
+        print("(tensorflow not installed: TF1 columns skipped; pip install tensorflow-cpu to "
+              "add them)")
     tiny = tiny_graph(tf1)
     report("Tiny graph y = x*2+1 (one element)", tiny, "numpy a*2+1")
     mlp = mlp_forward(tf1)

@@ -14,6 +14,7 @@ runs a TF1 graph-mode program::
 from . import errors, graphlib, ops
 from . import api, autodiff
 from .not_provided import missing_attribute as _missing_attribute
+from .version import __version__
 from .graphlib import dtypes
 from .graphlib.default_graph import (add_to_collection, add_to_collections,
                                      control_dependencies, device, get_collection,
@@ -41,16 +42,18 @@ from .api.initializers import (constant_initializer, glorot_normal_initializer,
 from .api.variable_scope import (AUTO_REUSE, get_local_variable, get_variable, get_variable_scope,
                                  no_regularizer, variable_scope)
 from .api.variable_scope_state import VariableScope
-from .ops.array.combine import concat, split, stack, unstack
+from .ops.array.combine import concat, stack, unstack
+from .ops.array.expand_squeeze import expand_dims, squeeze
 from .ops.array.fill import (fill, lin_space, lin_space as linspace, ones, ones_like, range, zeros,
                              zeros_like)
 from .ops.array.gather import gather, gather_nd, one_hot
+from .ops.array.pad import pad
 from .ops.array.scatter import scatter_nd, unsorted_segment_sum
 from .ops.array.select import boolean_mask, sequence_mask, top_k, unique
-from .ops.array.shape import (expand_dims, invert_permutation, rank, reshape, shape, size, squeeze,
-                              transpose)
+from .ops.array.shape import invert_permutation, rank, reshape, shape, size, transpose
 from .ops.array.slicing import slice, strided_slice
-from .ops.array.transform import (broadcast_to, meshgrid, pad, reverse_v2 as reverse, reverse_v2,
+from .ops.array.split import split
+from .ops.array.transform import (broadcast_to, meshgrid, reverse_v2 as reverse, reverse_v2,
                                   stop_gradient, tile)
 from .ops.convert import (constant, convert_n_to_tensor, convert_to_tensor,
                           register_tensor_conversion_function)
@@ -116,4 +119,3 @@ def executing_eagerly() -> bool:
     return False
 
 
-__version__ = "0.1.0"

@@ -21,7 +21,8 @@ PACKAGE = pathlib.Path(staticgraph.__file__).parent
 
 # Bottom first. A module belongs to the first entry its dotted name starts with.
 LAYERS = [
-    ("base", ("staticgraph.errors", "staticgraph.file_io", "staticgraph.not_provided")),
+    ("base", ("staticgraph.errors", "staticgraph.file_io", "staticgraph.not_provided",
+              "staticgraph.version")),
     ("graphlib", ("staticgraph.graphlib",)),
     ("ops", ("staticgraph.ops",)),
     ("autodiff", ("staticgraph.autodiff",)),
@@ -36,8 +37,8 @@ LAYERS = [
 
 # Third-party packages a function may import when it runs: optional extras, and the
 # ONNX packages that cost a noticeable time at ``import staticgraph``.
-LAZY_THIRD_PARTY = {"onnx", "onnxruntime", "tensorboard", "google", "networkx", "sklearn",
-                    "safetensors"}
+LAZY_THIRD_PARTY = {"onnx", "onnxruntime", "tensorboard", "google", "google_crc32c", "networkx",
+                    "sklearn", "safetensors"}
 
 
 def layer_of(module: str) -> int:

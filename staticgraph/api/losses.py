@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..graphlib import GraphKeys, dtypes, get_default_graph, name_scope
 from ..ops.array import fill as _array_fill
+from ..ops.array import expand_squeeze as _expand_squeeze
 from ..ops.array import shape as _array_shape
 from ..ops.array import transform as _array_transform
 from ..ops import convert as _convert
@@ -344,7 +345,7 @@ def _squeeze_last_if(t, other, rank_diff_to_squeeze):
         return t
     if (t.shape.rank - other.shape.rank == rank_diff_to_squeeze
             and t.shape.raw[-1] in (None, 1)):
-        return _array_shape.squeeze(t, [-1])
+        return _expand_squeeze.squeeze(t, [-1])
     return t
 
 

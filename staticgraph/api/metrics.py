@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..graphlib import GraphKeys, control_dependencies, dtypes, get_default_graph
 from ..ops.array import fill as _array_fill
+from ..ops.array import expand_squeeze as _expand_squeeze
 from ..ops.array import shape as _array_shape
 from ..ops import convert as _convert
 from ..ops.core import basic_ops as _core_ops
@@ -59,9 +60,9 @@ def _remove_squeezable_dimensions(predictions, labels, weights):
         p_rank, l_rank = predictions.shape.rank, labels.shape.rank
         if p_rank is not None and l_rank is not None:
             if p_rank - l_rank == 1 and predictions.shape.raw[-1] in (None, 1):
-                predictions = _array_shape.squeeze(predictions, [-1])
+                predictions = _expand_squeeze.squeeze(predictions, [-1])
             elif l_rank - p_rank == 1 and labels.shape.raw[-1] in (None, 1):
-                labels = _array_shape.squeeze(labels, [-1])
+                labels = _expand_squeeze.squeeze(labels, [-1])
         if not predictions.shape.is_compatible_with(labels.shape):
             raise ValueError(f"Shapes {predictions.shape} and {labels.shape} are incompatible")
     if weights is None:
@@ -72,9 +73,9 @@ def _remove_squeezable_dimensions(predictions, labels, weights):
     p_rank, w_rank = predictions.shape.rank, weights.shape.rank
     if p_rank is not None and w_rank is not None:
         if w_rank - p_rank == 1:
-            weights = _array_shape.squeeze(weights, [-1])
+            weights = _expand_squeeze.squeeze(weights, [-1])
         elif p_rank - w_rank == 1:
-            weights = _array_shape.expand_dims(weights, -1)
+            weights = _expand_squeeze.expand_dims(weights, -1)
     return predictions, labels, weights
 
 

@@ -21,8 +21,8 @@ import enum
 import functools
 
 from ..graphlib import GraphKeys, get_default_graph, graph_as_default
-from .variable_scope_state import VariableScope, _scope_store
-from .variable_store import _variable_store
+from .variable_scope_state import VariableScope, get_scope_store
+from .variable_store import get_variable_store
 
 __all__ = [
     "get_variable", "get_local_variable", "variable_scope", "get_variable_scope",
@@ -48,7 +48,7 @@ def no_regularizer(_):
 
 def get_variable_scope() -> VariableScope:
     """The current variable scope of the default graph (the top scope has name ``""``)."""
-    return _scope_store().current_scope
+    return get_scope_store().current_scope
 
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
@@ -87,7 +87,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         ...     w = tf.get_variable("w", [784, 10])   # "layer/w:0"
     """
     return get_variable_scope().get_variable(
-        _variable_store(), name, shape=shape, dtype=dtype, initializer=initializer,
+        get_variable_store(), name, shape=shape, dtype=dtype, initializer=initializer,
         regularizer=regularizer, trainable=trainable, collections=collections,
         caching_device=caching_device, partitioner=partitioner, validate_shape=validate_shape,
         use_resource=use_resource, custom_getter=custom_getter, constraint=constraint,
@@ -214,7 +214,7 @@ class variable_scope:  # noqa: N801 - TF1's name
         if graph is not None and graph is not get_default_graph():
             stack.enter_context(graph_as_default(graph))
         graph = get_default_graph()
-        store = _scope_store(graph)
+        store = get_scope_store(graph)
 
         if self._auxiliary_name_scope:
             reenter = None

@@ -12,7 +12,8 @@ import threading
 
 from ..graphlib import GraphKeys, dtypes, get_default_graph
 from ..graphlib.dtypes import as_dtype
-from .variable_store import _graph_singleton
+from ..ops.convert import convert_to_tensor
+from .variable_store import graph_singleton
 
 _VARSCOPESTORE_KEY = "__varscope"
 
@@ -57,9 +58,9 @@ class _VariableScopeStore:
         return self.counts.get(name, 0)
 
 
-def _scope_store(graph=None) -> _VariableScopeStore:
-    return _graph_singleton(graph or get_default_graph(), _VARSCOPESTORE_KEY,
-                            _VariableScopeStore)
+def get_scope_store(graph=None) -> _VariableScopeStore:
+    """The current variable scope and scope counts of ``graph`` (default: the default graph)."""
+    return graph_singleton(graph or get_default_graph(), _VARSCOPESTORE_KEY, _VariableScopeStore)
 
 
 # ------------------------------------------------------------------ VariableScope
@@ -176,7 +177,6 @@ class VariableScope:
         graph = get_default_graph()
         with graph.name_scope(None):  # variable names depend on variable scopes only
             if dtype is not None and initializer is not None and not callable(initializer):
-                from ..ops.convert import convert_to_tensor
                 init_dtype = convert_to_tensor(initializer).dtype.base_dtype
                 if init_dtype is not as_dtype(dtype):
                     raise ValueError(f"Initializer type '{init_dtype.name}' and explicit dtype "

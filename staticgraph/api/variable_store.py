@@ -21,7 +21,9 @@ from ..ops.state import variables as _variables
 _VARSTORE_KEY = "__variable_store"
 
 
-def _graph_singleton(graph, key, factory):
+def graph_singleton(graph, key, factory):
+    """The one object ``factory()`` made for ``graph``, kept in its collection ``key``
+    (TF1's way of keeping per-graph state: nothing lives at module level)."""
     ref = graph.get_collection_ref(key)
     if not ref:
         with graph._lock:
@@ -30,8 +32,9 @@ def _graph_singleton(graph, key, factory):
     return ref[0]
 
 
-def _variable_store(graph=None) -> "_VariableStore":
-    return _graph_singleton(graph or get_default_graph(), _VARSTORE_KEY, _VariableStore)
+def get_variable_store(graph=None) -> "_VariableStore":
+    """The variables ``get_variable`` made in ``graph`` (default: the default graph)."""
+    return graph_singleton(graph or get_default_graph(), _VARSTORE_KEY, _VariableStore)
 
 
 def _where_declared(var) -> str:
@@ -129,7 +132,9 @@ class _VariableStore:
         if not callable(initializer):  # a Tensor or a value: the initial value itself
             init_val, variable_dtype = initializer, None
         elif shape.is_fully_defined():
-            def init_val(init=initializer, dims=shape.as_list()):
+            dims = shape.as_list()
+
+            def init_val(init=initializer, dims=dims):
                 with get_default_graph().name_scope("Initializer"):
                     return init(dims, dtype=dtype, partition_info=None)
             variable_dtype = dtype

@@ -15,23 +15,17 @@ from ..graphlib.default_graph import name_scope
 from ..graphlib.graph import collector_paused
 from ..graphlib.operation import Operation
 from ..graphlib.tensor import Tensor
+from ..graphlib.traversal import ops_between
 from ..graphlib.user_frame import format_frame
+from ..ops.apply import graph_of
+from ..ops.array import combine as array_combine
+from ..ops.array import fill as array_fill
+from ..ops.array import shape as array_shape
+from ..ops.convert import convert_to_tensor
+from ..ops.math import binary as math_binary
+from ..ops.math import broadcast_grad
 
 __all__ = ["gradients", "hessians"]
-
-
-_OPS_API = None
-
-
-def _ops_api():
-    # The engine creates ops through the public op functions; imported late because
-    # staticgraph.ops builds on graphlib.
-    global _OPS_API
-    if _OPS_API is None:
-        from ..ops.array import fill as array_fill, shape as array_shape
-        from ..ops.math import broadcast_grad, binary as math_binary
-        _OPS_API = array_fill, array_shape, broadcast_grad, math_binary
-    return _OPS_API
 
 
 def _as_tensor(value):
@@ -40,7 +34,6 @@ def _as_tensor(value):
     element = getattr(value, "_as_graph_element", None)
     if element is not None:  # a Variable: differentiate with respect to its storage
         return element()
-    from ..ops.convert import convert_to_tensor
     return convert_to_tensor(value)
 
 
@@ -52,66 +45,19 @@ def _differentiable(t: Tensor) -> bool:
     return t.dtype.is_floating
 
 
-def _reachable_from(xs, consumers):
-    """Ops reachable forward from the tensors ``xs`` (through data edges)."""
-    seen, stack = set(), []
-    for t in xs:
-        stack.extend(consumers.get(id(t), ()))
-    while stack:
-        op = stack.pop()
-        if id(op) in seen:
-            continue
-        seen.add(id(op))
-        for out in op.outputs:
-            stack.extend(consumers.get(id(out), ()))
-    return seen
-
-
-def _reaching(ys, stop_ids):
-    """Ops from which some of ``ys`` can be reached (backward through data edges)."""
-    seen, order, stack = set(), [], [t.op for t in ys]
-    while stack:
-        op = stack.pop()
-        if id(op) in seen:
-            continue
-        seen.add(id(op))
-        order.append(op)
-        for j, t in enumerate(op.inputs):
-            if j in op.op_def.ref_inputs or id(t) in stop_ids:
-                continue
-            stack.append(t.op)
-    return seen, order
-
-
-def _consumers(graph):
-    out = {}
-    for op in graph._ops:
-        refs = op.op_def.ref_inputs
-        for j, t in enumerate(op.inputs):
-            if not refs or j not in refs:
-                key = id(t)
-                users = out.get(key)
-                if users is None:
-                    out[key] = [op]
-                else:
-                    users.append(op)
-    return out
-
-
 def _sum(grads, name=None):
     grads = [g for g in grads if g is not None]
     if not grads:
         return None
     if len(grads) == 1:
         return grads[0]
-    return _ops_api()[3].add_n(grads, name=name)
+    return math_binary.add_n(grads, name=name)
 
 
 def _reduce_to_input(grad, x):
     """``grad`` summed over the axes along which ``x`` was broadcast."""
     if grad.shape.is_fully_defined() and grad.shape == x.shape:
         return grad
-    _, array_shape, broadcast_grad, _ = _ops_api()
     target = list(x.shape.raw) if x.shape.is_fully_defined() else array_shape.shape(x)
     return broadcast_grad.sum_to_shape(grad, target)
 
@@ -158,16 +104,10 @@ def _gradients(ys, xs, grad_ys, name, stop_gradients, unconnected_gradients):
     if len(grad_ys) != len(ys):
         raise ValueError(f"Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
     stop_ids = {id(_as_tensor(t)) for t in _as_list(stop_gradients or [])}
-    from ..ops.apply import graph_of
     graph = graph_of(ys + xs)
-    array_fill, _, _, _ = _ops_api()
 
     with graph.as_default(), name_scope(name, "gradients", ys + xs) as scope:
-        consumers = _consumers(graph)
-        forward = _reachable_from(xs, consumers)
-        backward, _ = _reaching(ys, stop_ids)
-        between = [op for op in graph.get_operations() if id(op) in forward
-                   and id(op) in backward]
+        between, forward = ops_between(graph.get_operations(), xs, ys, stop_ids)
         grads = {}
         for i, (y, gy) in enumerate(zip(ys, grad_ys)):
             if gy is None:
@@ -214,11 +154,11 @@ def _backprop_op(op: Operation, grads, forward, stop_ids, x_ids, scope):
     graph = op.graph
     # The ops of this rule go under ``<scope><op>_grad/`` and record the forward op's
     # user line (what ``attributed_to`` and an absolute ``name_scope`` do, per op).
-    with graph._declaring_as(f"{scope}{op.name}_grad", op.traceback):
+    with graph.declaring_as(f"{scope}{op.name}_grad", op.traceback):
         out_grads = [None if id(t) in stop_ids else _sum(grads.get(id(t), ()))
                      for t in op.outputs]
         filled = [g if g is not None or not _differentiable(t)
-                  else _ops_api()[0].zeros_like(t) for t, g in zip(op.outputs, out_grads)]
+                  else array_fill.zeros_like(t) for t, g in zip(op.outputs, out_grads)]
         in_grads = list(op_def.grad(op, *filled))
         if len(in_grads) != len(op.inputs):
             raise ValueError(f"Gradient rule of {op.type} returned {len(in_grads)} gradients "
@@ -249,8 +189,6 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
     Raises:
         ValueError: an ``x`` whose shape is not fully defined.
     """
-    _, array_shape, _, _ = _ops_api()
-    from ..ops.array import combine as array_combine, fill as array_fill
     xs = [_as_tensor(x) for x in _as_list(xs)]
     out = []
     with name_scope(name, "hessians", xs):

@@ -32,6 +32,10 @@ variables, ``update_*``) red ``#fee2e2``. Edges are labelled ``dtype[shape]``
 dependencies are dashed. When ops are placed on devices, each device gets a
 border colour (listed in the label's last line and in the graph's comment).
 Fetched nodes have a double border.
+
+What is drawn comes from :mod:`.dot_graph` (a graph, what fetches need, or a
+session's optimized plan) and :mod:`.dot_onnx` (an ONNX model); this module lays
+the nodes out in name-scope clusters and writes DOT text or runs Graphviz.
 """
 
 from __future__ import annotations
@@ -41,6 +45,12 @@ import os
 import re
 import shutil
 import subprocess
+
+from ..graphlib import get_default_graph
+from .dot_graph import graph_nodes
+from .dot_onnx import onnx_nodes
+from .onnx_model_fields import is_onnx_model
+from .selection import resolve_selection
 
 __all__ = ["to_dot", "render", "GraphvizNotFoundError", "AUTO_COLLAPSE_OPS"]
 
@@ -68,315 +78,21 @@ _OPTIMIZER_SCOPES = frozenset((
     "Adadelta", "Ftrl", "AdagradDA", "ProximalAdagrad", "ProximalGradientDescent", "Nadam",
     "beta1_power", "beta2_power", "update_ops"))
 _SUFFIX = re.compile(r"_\d+$")
-_MAX_REPLACED_SHOWN = 8
 
 
 class GraphvizNotFoundError(RuntimeError):
     """The Graphviz ``dot`` program is needed (SVG/PNG output) but not installed."""
 
 
-# ---------------------------------------------------------------------- model
-class _Node:
-    """One drawable node: an op (of a graph or an ONNX model)."""
-
-    __slots__ = ("name", "type", "kind", "inputs", "control", "device", "note", "pruned",
-                 "fetched")
-
-    def __init__(self, name, op_type, kind, inputs=(), control=(), device="", note=""):
-        self.name = name
-        self.type = op_type
-        self.kind = kind
-        self.inputs = inputs      # list of (source node name, edge label)
-        self.control = control    # list of source node names
-        self.device = device
-        self.note = note          # extra label line (what a fused op replaced, ...)
-        self.pruned = False
-        self.fetched = False
-
-
-def _shape_text(dtype_name, dims):
-    """``float32[?,784]``; dims None means unknown rank."""
-    if dims is None:
-        return f"{dtype_name}[...]"
-    return f"{dtype_name}[{','.join('?' if d is None else str(d) for d in dims)}]"
-
-
-_LABELS: dict = {}
-
-
-def _tensor_label(t):
-    key = (t.dtype, t._shape)
-    try:
-        label = _LABELS.get(key)
-    except TypeError:
-        label = None
-    if label is None:
-        label = _shape_text(t.dtype.name, t._shape.raw)
-        if len(_LABELS) < 4096:
-            _LABELS[key] = label
-    if t.value_index:
-        label = f"{label} :{t.value_index}"
-    return label
-
-
-def _kind_of_op(op):
-    d = op.op_def
-    t = op.type
-    if d is not None and d.must_feed or t in ("Placeholder", "PlaceholderWithDefault"):
-        return "placeholder"
-    if d is not None and d.is_variable or t in ("VariableV2", "Variable", "VarHandleOp"):
-        return "variable"
-    if t == "Const":
-        return "folded" if op.name.endswith("/folded") else "constant"
-    if t.startswith("Fused"):
-        return "fused"
-    if "Apply" in t or t.startswith("Assign") or t.startswith("ScatterAdd"):
-        return "update"
-    if d is not None and d.is_noop or t == "NoOp":
-        return "noop"
-    return "op"
-
-
-def _nodes_of_ops(ops):
-    nodes = []
-    label = _tensor_label
-    kind = _kind_of_op
-    for op in ops:
-        node = _Node(op.name, op.type, kind(op),
-                     [(t.op.name, label(t)) for t in op.inputs],
-                     [c.name for c in op.control_inputs] if op.control_inputs else (),
-                     op.device or "")
-        nodes.append(node)
-    return nodes
-
-
-def _needed_ops(elements, fed_ids):
-    """The ops ``elements`` (tensors/ops) depend on, cut at fed tensors, creation order."""
-    from ..graphlib import Tensor
-    needed, stack = set(), []
-    for e in elements:
-        if isinstance(e, Tensor):
-            if id(e) not in fed_ids:
-                stack.append(e.op)
-        else:
-            stack.append(e)
-    while stack:
-        op = stack.pop()
-        if op in needed:
-            continue
-        needed.add(op)
-        for t in op.inputs:
-            if id(t) not in fed_ids and t.op not in needed:
-                stack.append(t.op)
-        stack.extend(c for c in op.control_inputs if c not in needed)
-    return sorted(needed, key=lambda op: op._id)
-
-
-def _is_onnx(obj):
-    return hasattr(obj, "graph") and hasattr(getattr(obj, "graph"), "node") \
-        and hasattr(obj, "opset_import")
-
-
-def _resolve(graph_or_fetches, session, feed_dict):
-    """``(graph, elements or None, fed tensors)``."""
-    from ..graphlib import Graph, get_default_graph
-    if isinstance(graph_or_fetches, Graph):
-        graph, elements = graph_or_fetches, None
-    else:
-        from ..session.fetches import FetchTemplate
-        graph = session.graph if session is not None else _graph_of(graph_or_fetches)
-        if graph is None:
-            graph = get_default_graph()
-        elements = FetchTemplate(graph, graph_or_fetches).elements
-    fed = []
-    if feed_dict:
-        from ..session.feeds import resolve_feed_key
-        fed = [resolve_feed_key(graph, k) for k in feed_dict]
-    return graph, elements, fed
-
-
-def _graph_of(fetches):
-    if isinstance(fetches, dict):
-        fetches = list(fetches.values())
-    if isinstance(fetches, (list, tuple)):
-        for f in fetches:
-            g = _graph_of(f)
-            if g is not None:
-                return g
-        return None
-    g = getattr(fetches, "graph", None)
-    return g if g is not None and hasattr(g, "get_operations") else None
-
-
 def _model(graph_or_fetches, session=None, feed_dict=None, optimized=False,
            show_pruned=False, level=None):
-    """The nodes to draw: a list of :class:`_Node` in dependency (creation) order."""
-    if _is_onnx(graph_or_fetches):
+    """The nodes to draw: a list of :class:`~.dot_graph.DrawnNode` in creation order."""
+    if is_onnx_model(graph_or_fetches):
         if optimized:
             raise ValueError("optimized=True draws a session's plan; an ONNX model has none.")
-        return _onnx_nodes(graph_or_fetches)
-    graph, elements, fed = _resolve(graph_or_fetches, session, feed_dict)
-    fed_ids = {id(t) for t in fed}
-    if not optimized:
-        if elements is None and not fed:
-            nodes = _nodes_of_ops(graph.get_operations())
-        else:
-            roots = elements if elements is not None else graph.get_operations()
-            nodes = _nodes_of_ops(_needed_ops(roots, fed_ids))
-        if elements is not None:
-            _mark_fetched(nodes, elements)
-        return nodes
-    if elements is None:
-        raise ValueError("optimized=True draws the plan for given fetches: pass the tensors "
-                         "or ops to run (e.g. to_dot(loss, session=sess, optimized=True)).")
-    return _optimized_nodes(graph, elements, fed, fed_ids, session, show_pruned, level)
-
-
-def _mark_fetched(nodes, elements):
-    names = {getattr(e, "op", e).name for e in elements}
-    for n in nodes:
-        if n.name in names:
-            n.fetched = True
-
-
-def _optimized_nodes(graph, elements, fed, fed_ids, session, show_pruned, level):
-    from ..optimizer.pipeline import DEFAULT_LEVEL, optimize_signature
-    flags = {}
-    if session is not None:
-        if level is None:
-            level = session.optimizer_level
-        flags = dict(getattr(session, "_optimizer_flags", {}) or {})
-    if level is None:
-        level = DEFAULT_LEVEL
-    working = optimize_signature(graph, elements, fed, level, **flags)
-    ops = working.graph.get_operations()
-    nodes = _nodes_of_ops(ops)
-    _mark_fetched(nodes, working.fetches)
-    replaced = {name: ", ".join(members) for name, members in working.fused_members.items()}
-    by_name = {n.name: n for n in nodes}
-    for n in nodes:
-        if n.kind == "fused":
-            what = replaced.get(n.name)
-            if what is None:
-                what = working.origin(working.graph.get_operation_by_name(n.name)).name
-            n.note = "replaces: " + _short_list(what)
-        elif n.kind == "folded":
-            n.note = "folded constant"
-    if show_pruned:
-        before = _needed_ops(elements, fed_ids)
-        for op in before:
-            if op.name in by_name:
-                continue
-            node = _nodes_of_ops([op])[0]
-            node.pruned = True
-            node.note = "pruned"
-            nodes.append(node)
-    return nodes
-
-
-def _short_list(text):
-    names = [s.strip() for s in text.split(",")]
-    if len(names) > _MAX_REPLACED_SHOWN:
-        names = names[:_MAX_REPLACED_SHOWN] + ["..."]
-    return ", ".join(names)
-
-
-# ----------------------------------------------------------------------- ONNX
-_ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32",
-                7: "int64", 8: "string", 9: "bool", 10: "float16", 11: "float64",
-                12: "uint32", 13: "uint64", 14: "complex64", 15: "complex128",
-                16: "bfloat16"}
-
-
-def _text(value) -> str:
-    """An ONNX string field as ``str``: protobuf hands out ``bytes`` for a string that
-    is not valid UTF-8 (a damaged or hostile file); those are decoded with
-    replacement characters."""
-    if isinstance(value, str):
-        return value
-    return bytes(value).decode("utf-8", "replace")
-
-
-def _onnx_type_label(type_proto):
-    tt = type_proto.tensor_type
-    dtype = _ONNX_DTYPES.get(tt.elem_type, f"type{tt.elem_type}")
-    if not tt.HasField("shape"):
-        return _shape_text(dtype, None)
-    dims = []
-    for d in tt.shape.dim:
-        if d.HasField("dim_value"):
-            dims.append(d.dim_value)
-        else:
-            dims.append(None)
-    return _shape_text(dtype, dims)
-
-
-def _onnx_nodes(model):
-    """Nodes for an ONNX model: inputs (placeholders), initializers, nodes, outputs.
-
-    Linear in the model's size: every lookup is a dict or set probe.
-    """
-    g = model.graph
-    labels, producer, nodes = {}, {}, []   # producer: tensor name -> drawn node id
-    used = set()                           # drawn node ids
-    suffixes = {}                          # id -> next suffix to try when it is taken
-
-    def unique(name):
-        if name not in used:
-            used.add(name)
-            return name
-        i = suffixes.get(name, 1)
-        while f"{name}_{i}" in used:
-            i += 1
-        suffixes[name] = i + 1
-        name = f"{name}_{i}"
-        used.add(name)
-        return name
-
-    for vi in list(g.value_info) + list(g.input) + list(g.output):
-        if vi.type.HasField("tensor_type"):
-            labels[_text(vi.name)] = _onnx_type_label(vi.type)
-    for init in g.initializer:
-        name = _text(init.name)
-        labels[name] = _shape_text(_ONNX_DTYPES.get(init.data_type, "?"), list(init.dims))
-        if name in producer:
-            continue
-        producer[name] = ident = unique(name)
-        nodes.append(_Node(ident, "Initializer", "variable"))
-    for vi in g.input:
-        name = _text(vi.name)
-        if name not in producer:
-            producer[name] = ident = unique(name)
-            nodes.append(_Node(ident, "Input", "placeholder"))
-    body = []
-    for i, n in enumerate(g.node):
-        op_type = _text(n.op_type)
-        name = unique(_text(n.name) or f"{op_type}_{i}")
-        for out in n.output:
-            if out:
-                producer[_text(out)] = name
-        kind = "constant" if op_type == "Constant" else "op"
-        body.append((name, n, op_type, kind))
-    for name, n, op_type, kind in body:
-        inputs = []
-        for t in n.input:
-            if not t:
-                continue
-            t = _text(t)
-            src = producer.get(t)
-            if src is None:  # a dangling name: draw it as an input
-                producer[t] = src = unique(t)
-                nodes.append(_Node(src, "Input", "placeholder"))
-            inputs.append((src, labels.get(t, "")))
-        nodes.append(_Node(name, op_type, kind, inputs))
-    for vi in g.output:
-        out_name = _text(vi.name)
-        src = producer.get(out_name)
-        node = _Node(unique(f"{out_name} (output)"), "Output", "output",
-                     [(src, labels.get(out_name, ""))] if src else [])
-        node.fetched = True
-        nodes.append(node)
-    return nodes
+        return onnx_nodes(graph_or_fetches)
+    graph, elements, fed = resolve_selection(graph_or_fetches, session, feed_dict)
+    return graph_nodes(graph, elements, fed, session, optimized, show_pruned, level)
 
 
 # --------------------------------------------------------------------- scopes
@@ -445,7 +161,6 @@ def to_dot(graph_or_fetches=None, session=None, feed_dict=None, collapse=None,
         if session is not None:
             graph_or_fetches = session.graph
         else:
-            from ..graphlib import get_default_graph
             graph_or_fetches = get_default_graph()
     elif isinstance(graph_or_fetches, str) and _looks_like_text(graph_or_fetches):
         raise ValueError(

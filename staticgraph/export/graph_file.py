@@ -33,10 +33,14 @@ import hashlib
 import os
 import re
 
+import numpy as np
+
 from .. import file_io
 from ..errors import DataLossError, NotFoundError
+from ..graphlib.graph import Graph
 from ..graphlib.graph_def import import_graph_def_full
-from ..graphlib.graph_def_format import MAX_JSON_BYTES, GraphDef, parse_json
+from ..graphlib.graph_def_export import graph_to_graph_def
+from ..graphlib.graph_def_format import INLINE_BYTES, MAX_JSON_BYTES, GraphDef, parse_json
 
 __all__ = ["save_graph", "load_graph", "load_graph_from_bytes", "write_description",
            "read_description", "decode_description", "graph_file_paths",
@@ -113,8 +117,7 @@ def write_description(path, description, tensors, indent=None) -> str:
     directory = os.path.dirname(os.path.abspath(path))
     extra, keep = {}, None
     if tensors:
-        from safetensors.numpy import save
-        import numpy as np
+        from safetensors.numpy import save   # safetensors: imported when first needed
         blob = save({k: np.ascontiguousarray(v) for k, v in tensors.items()},
                     metadata={"format": "staticgraph.tensors"})
         digest = hashlib.sha256(blob).hexdigest()
@@ -201,8 +204,6 @@ def save_graph(graph, path, max_inline_bytes=None, clear_devices=False) -> str:
     Example:
         >>> tf.export.save_graph(tf.get_default_graph(), "model.json")
     """
-    from ..graphlib.graph_def_export import graph_to_graph_def
-    from ..graphlib.graph_def_format import INLINE_BYTES
     graph_def = graph_to_graph_def(graph, INLINE_BYTES if max_inline_bytes is None
                                    else max_inline_bytes, clear_devices=clear_devices)
     return write_description(path, graph_def, graph_def.tensors)
@@ -210,7 +211,6 @@ def save_graph(graph, path, max_inline_bytes=None, clear_devices=False) -> str:
 
 def load_graph_from_bytes(text, tensors_bytes=None, max_bytes=MAX_JSON_BYTES):
     """:func:`load_graph` for in-memory contents: the JSON and the sidecar's bytes."""
-    from ..graphlib.graph import Graph
     data, tensors = decode_description(text, lambda digest: tensors_bytes, max_bytes)
     graph = Graph()
     import_graph_def_full(GraphDef(data, tensors), name="", graph=graph, restore_seed=True)
@@ -237,7 +237,6 @@ def load_graph(path, max_bytes=MAX_JSON_BYTES):
         InvalidGraphDefError: a well-formed file describing an invalid graph (an
             ``InvalidArgumentError`` and a ``ValueError``).
     """
-    from ..graphlib.graph import Graph
     data, tensors = read_description(path, max_bytes)
     graph = Graph()
     import_graph_def_full(GraphDef(data, tensors), name="", graph=graph, restore_seed=True)

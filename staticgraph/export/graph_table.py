@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import collections
 
-from ..graphlib import Graph, GraphKeys, get_default_graph
-from .dot import _ONNX_DTYPES, _is_onnx, _needed_ops, _resolve, _text
+from ..graphlib import GraphKeys, get_default_graph
+from ..graphlib.hooks import register_graph_summary
+from .onnx_model_fields import ONNX_DTYPE_NAMES, ONNX_FLOAT_TYPES, is_onnx_model, onnx_text
+from .selection import resolve_selection, selected_ops
 
 __all__ = ["summary", "print_summary", "GraphSummary"]
 
@@ -86,13 +88,10 @@ def _table(headers, rows):
 
 
 def _facts_of_graph(graph_or_fetches):
-    if _is_onnx(graph_or_fetches):
+    if is_onnx_model(graph_or_fetches):
         return _facts_of_onnx(graph_or_fetches)
-    if isinstance(graph_or_fetches, Graph):
-        graph, ops = graph_or_fetches, graph_or_fetches.get_operations()
-    else:
-        graph, elements, _ = _resolve(graph_or_fetches, None, None)
-        ops = _needed_ops(elements, set())
+    graph, elements, _ = resolve_selection(graph_or_fetches)
+    ops = selected_ops(graph, elements)
     trainable = set()
     for v in graph.get_collection(GraphKeys.TRAINABLE_VARIABLES):
         op = getattr(v, "op", None)
@@ -111,23 +110,19 @@ def _facts_of_graph(graph_or_fetches):
     return [op.type for op in ops], variables, [], placeholders, False
 
 
-# ONNX TensorProto element types holding real floating-point numbers: weights.
-_ONNX_FLOAT_TYPES = frozenset((1, 10, 11, 16, 17, 18, 19, 20))
-
-
 def _facts_of_onnx(model):
     g = model.graph
     weights, constants = [], []
     names = set()
     for init in g.initializer:
         dims = tuple(int(d) for d in init.dims)
-        name = _text(init.name)
+        name = onnx_text(init.name)
         names.add(name)
-        row = (name, _ONNX_DTYPES.get(init.data_type, "?"), dims, _size(dims), True)
-        (weights if init.data_type in _ONNX_FLOAT_TYPES else constants).append(row)
+        row = (name, ONNX_DTYPE_NAMES.get(init.data_type, "?"), dims, _size(dims), True)
+        (weights if init.data_type in ONNX_FLOAT_TYPES else constants).append(row)
     placeholders = []
     for vi in g.input:
-        name = _text(vi.name)
+        name = onnx_text(vi.name)
         if name in names:
             continue
         tt = vi.type.tensor_type
@@ -135,8 +130,8 @@ def _facts_of_onnx(model):
         if tt.HasField("shape"):
             dims = tuple(d.dim_value if d.HasField("dim_value") else None
                          for d in tt.shape.dim)
-        placeholders.append((name, _ONNX_DTYPES.get(tt.elem_type, "?"), dims))
-    return [_text(n.op_type) for n in g.node], weights, constants, placeholders, True
+        placeholders.append((name, ONNX_DTYPE_NAMES.get(tt.elem_type, "?"), dims))
+    return [onnx_text(n.op_type) for n in g.node], weights, constants, placeholders, True
 
 
 def _elements(rows):
@@ -233,3 +228,7 @@ def print_summary(graph_or_fetches=None, file=None) -> GraphSummary:
     text = summary(graph_or_fetches)
     print(text, file=file)
     return text
+
+
+# ``Graph.summary()`` (graphlib imports nothing from export: it calls the hook).
+register_graph_summary(summary)

@@ -8,10 +8,13 @@ import itertools
 import re
 import threading
 
+from . import default_graph as _default_graph  # a cycle: default_graph builds Graphs
+from .graph_def_export import graph_to_graph_def
+from .hooks import graph_summary
 from .operation import Operation
 from .tensor import Tensor
 from .tensor_shape import TensorShape
-from .user_frame import capture_user_frame, format_frame
+from .user_frame import capture_user_frame, declaration_message, format_frame
 
 __all__ = ["Graph", "GraphKeys"]
 
@@ -144,8 +147,7 @@ class Graph:
     # ------------------------------------------------------------- default graph
     def as_default(self):
         """Context manager that makes this graph the default graph."""
-        from .default_graph import graph_as_default
-        return graph_as_default(self)
+        return _default_graph.graph_as_default(self)
 
     # --------------------------------------------------------------------- names
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -296,7 +298,8 @@ class Graph:
             try:
                 specs = (output_specs_fn or op_def.output_specs)(inputs, attrs)
             except (ValueError, TypeError) as exc:
-                raise type(exc)(_declaration_message(exc, name, op_def.type, inputs, frame)) from None
+                raise type(exc)(declaration_message(exc, name, op_def.type, inputs,
+                                                    frame)) from None
             control = (self._current_control_inputs(inputs)
                        if getattr(state, "control_stack", None) else ())
             devices = getattr(state, "device_stack", None)
@@ -354,7 +357,7 @@ class Graph:
         finally:
             self._thread.frame_override = old
 
-    def _declaring_as(self, scope, frame):
+    def declaring_as(self, scope, frame):
         """Context manager: ops created inside go under the absolute name scope ``scope``
         (no trailing slash, already valid) and record ``frame`` as their user line.
 
@@ -465,17 +468,20 @@ class Graph:
 
     def as_graph_def(self, from_version=None, add_shapes=False, **kwargs):
         """This graph as a JSON-serialisable ``GraphDef`` (see ``graphlib.graph_def``)."""
-        from .graph_def import graph_to_graph_def
         return graph_to_graph_def(self, **kwargs)
 
     def summary(self):
-        """A table of ops by type, variables, parameters and placeholders (export.summary)."""
-        from ..export.graph_table import summary
-        return summary(self)
+        """A table of ops by type, variables, parameters and placeholders.
+
+        The table is ``staticgraph.export.summary(self)``: the export layer registers
+        it with :func:`.hooks.register_graph_summary` when it is imported (graphlib
+        imports nothing above it).
+        """
+        return graph_summary(self)
 
 
 class _DeclaringAs:
-    """See :meth:`Graph._declaring_as` (a plain class: cheaper than a generator)."""
+    """See :meth:`Graph.declaring_as` (a plain class: cheaper than a generator)."""
 
     __slots__ = ("_state", "_scope", "_frame", "_saved")
 
@@ -558,9 +564,3 @@ def _invalid_name_message(name, frame) -> str:
     return (f"'{name}' is not a valid node name: op names contain letters, digits, '.', '_', "
             "'-', '/' and '>', and start with a letter, digit or '.'. Declared at "
             f"{format_frame(frame)}.")
-
-
-def _declaration_message(exc, name, op_type, inputs, frame) -> str:
-    shapes = ", ".join(t.shape.as_proto_string() for t in inputs)
-    return (f"{exc} for '{name}' (op: '{op_type}') with input shapes: {shapes}. "
-            f"Declared at {format_frame(frame)}.")

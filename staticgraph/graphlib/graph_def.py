@@ -25,12 +25,14 @@ import contextlib
 
 import numpy as np
 
+from .default_graph import get_default_graph
 from .dtypes import DType, as_dtype
-from .graph_def_attrs import _Decoder
-from .graph_def_checks import (_topological_order, _validate_collections, _validate_ops,
+from .graph_def_attrs import AttrDecoder
+from .graph_def_checks import (order_entries, validate_collections, validate_ops,
                                parse_graph_def)
-from .graph_def_export import _variable_class, graph_to_graph_def
-from .graph_def_format import FORMAT, VERSION, GraphDef, InvalidGraphDefError, _bad, _short
+from .graph_def_export import graph_to_graph_def
+from .graph_def_format import FORMAT, VERSION, GraphDef, InvalidGraphDefError, malformed, short_repr
+from .hooks import variable_type
 from .operation import Operation
 from .tensor import Tensor
 
@@ -39,30 +41,33 @@ __all__ = ["GraphDef", "InvalidGraphDefError", "graph_to_graph_def", "import_gra
 
 
 def variable_from_ops(variable, initializer, snapshot, initial_value, trainable=True):
-    """A :class:`~staticgraph.ops.variables.Variable` wrapping existing ops (no new ops).
+    """A :class:`~staticgraph.ops.state.variables.Variable` wrapping existing ops (no new
+    ops).
 
     Checks that the ops fit together (a variable op, an initializer assigning it,
-    tensors for the snapshot and initial value), then builds the object with
-    ``Variable._from_ops``. The caller adds it to collections.
+    tensors for the snapshot and initial value), then builds the object with the
+    constructor registered by :func:`.hooks.register_variable_type`. The caller adds it
+    to collections.
 
     Raises:
         InvalidGraphDefError: ops that do not form a variable.
+        LookupError: no variable type is registered (``staticgraph.ops`` not imported).
     """
-    Variable = _variable_class()
+    _, from_ops = variable_type()
     var_tensor = variable
     if isinstance(variable, Operation):
         var_tensor = variable.outputs[0] if variable.outputs else None
     if not isinstance(var_tensor, Tensor) or not getattr(var_tensor.op.op_def, "is_variable",
                                                          False):
-        raise _bad(f"{_short(variable)} is not a variable op.")
+        raise malformed(f"{short_repr(variable)} is not a variable op.")
     if not isinstance(initializer, Operation) or not initializer.inputs or \
             initializer.inputs[0] is not var_tensor:
-        raise _bad(f"Initializer {_short(initializer)} does not assign variable "
-                   f"{var_tensor.op.name!r}.")
+        raise malformed(f"Initializer {short_repr(initializer)} does not assign variable "
+                        f"{var_tensor.op.name!r}.")
     for t, what in ((snapshot, "snapshot"), (initial_value, "initial value")):
         if not isinstance(t, Tensor):
-            raise _bad(f"Variable {var_tensor.op.name!r}: its {what} is not a tensor.")
-    return Variable._from_ops(var_tensor, initializer, snapshot, initial_value, trainable)
+            raise malformed(f"Variable {var_tensor.op.name!r}: its {what} is not a tensor.")
+    return from_ops(var_tensor, initializer, snapshot, initial_value, trainable)
 
 
 class ImportResult:
@@ -150,7 +155,6 @@ def import_graph_def_full(graph_def, input_map=None, return_elements=None, name=
                           graph=None, clear_devices=False, import_collections=True,
                           restore_seed=False) -> ImportResult:
     """:func:`import_graph_def` returning an :class:`ImportResult` (used by loaders)."""
-    from .default_graph import get_default_graph
     graph = graph or get_default_graph()
     data, tensors = parse_graph_def(graph_def)
     if return_elements is not None and (isinstance(return_elements, str) or not all(
@@ -159,14 +163,14 @@ def import_graph_def_full(graph_def, input_map=None, return_elements=None, name=
     if name is not None and not isinstance(name, str):
         raise TypeError(f"name must be a string, got {name!r}.")
     mapped = _normalise_input_map(input_map, graph)
-    entries, names = _validate_ops(data, _Decoder(tensors))
+    entries, names = validate_ops(data, AttrDecoder(tensors))
     unused = [f"{k[0]}:{k[1]}" for k in mapped if k != "^" and k[0] not in names]
     unused += [f"^{k}" for k in mapped.get("^", {}) if k not in names]
     if unused:
         raise ValueError(f"Attempted to map inputs that were not found in graph_def: "
                          f"[{', '.join(unused)}]")
-    order = _topological_order(entries, names, mapped)
-    collections = _validate_collections(data.get("collections", {}), names)
+    order = order_entries(entries, names, mapped)
+    collections = validate_collections(data.get("collections", {}), names)
     result = ImportResult()
     with contextlib.ExitStack() as stack:
         stack.enter_context(graph.as_default())
@@ -195,8 +199,8 @@ def _create(graph, e, created, mapped, prefix, clear_devices, outer_controls):
             continue
         src = created[op_name]
         if index >= len(src.outputs):
-            raise _bad(f"Op {e.name!r} has input '{op_name}:{index}', but op {op_name!r} has "
-                       f"only {len(src.outputs)} output(s).")
+            raise malformed(f"Op {e.name!r} has input '{op_name}:{index}', but op {op_name!r} has "
+                            f"only {len(src.outputs)} output(s).")
         inputs.append(src.outputs[index])
     full = prefix + e.name
     try:
@@ -209,26 +213,26 @@ def _create(graph, e, created, mapped, prefix, clear_devices, outer_controls):
         with frame_ctx:
             op = graph.create_op(e.op_def, inputs, dict(e.attrs), full + "/")
     except Exception as exc:  # inference refused the op: the description is inconsistent
-        raise _bad(f"Op {e.name!r} ({e.type}) cannot be imported: {exc}") from exc
+        raise malformed(f"Op {e.name!r} ({e.type}) cannot be imported: {exc}") from exc
     if not all(isinstance(t.dtype, DType) for t in op.outputs):
-        raise _bad(f"Op {e.name!r} ({e.type}) cannot be imported: its attributes give no "
-                   "valid output dtype.")
+        raise malformed(f"Op {e.name!r} ({e.type}) cannot be imported: its attributes give no "
+                        "valid output dtype.")
     if e.outputs is not None:
         if len(e.outputs) != len(op.outputs):
-            raise _bad(f"Op {e.name!r} ({e.type}) is described with {len(e.outputs)} outputs "
-                       f"but has {len(op.outputs)}.")
+            raise malformed(f"Op {e.name!r} ({e.type}) is described with {len(e.outputs)} outputs "
+                            f"but has {len(op.outputs)}.")
         for t, (dtype, shape) in zip(op.outputs, e.outputs):
             if t.dtype is not dtype:
-                raise _bad(f"Op {e.name!r} ({e.type}): output {t.value_index} is described as "
-                           f"{dtype.name} but infers {t.dtype.name}.")
+                raise malformed(f"Op {e.name!r} ({e.type}): output {t.value_index} is described as "
+                                f"{dtype.name} but infers {t.dtype.name}.")
             try:
                 t.set_shape(shape)
             except ValueError as exc:
-                raise _bad(f"Op {e.name!r} ({e.type}): {exc}") from None
+                raise malformed(f"Op {e.name!r} ({e.type}): {exc}") from None
     if e.type == "Const":
         value = op.attrs.get("value")
         if not isinstance(value, np.ndarray) or as_dtype(value.dtype) is not op.attrs["dtype"]:
-            raise _bad(f"Op {e.name!r} (Const): its value does not match its dtype.")
+            raise malformed(f"Op {e.name!r} (Const): its value does not match its dtype.")
     controls = []
     for c in e.controls:
         ctl = mapped.get("^", {}).get(c) or created[c]
@@ -248,14 +252,14 @@ def _tensor(ops, ref, where):
     op_name, index = ref
     op = ops[op_name]
     if index >= len(op.outputs):
-        raise _bad(f"{where}: tensor '{op_name}:{index}' does not exist.")
+        raise malformed(f"{where}: tensor '{op_name}:{index}' does not exist.")
     return op.outputs[index]
 
 
 def _restore_collections(graph, collections, result):
     ops = result.ops
     for key, items in collections.items():
-        where = f"Collection {_short(key)}"
+        where = f"Collection {short_repr(key)}"
         for kind, payload in items:
             if kind == "variable":
                 value = result.variables.get(payload["name"])

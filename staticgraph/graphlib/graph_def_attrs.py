@@ -24,7 +24,7 @@ import numpy as np
 
 from .dtypes import DType, as_dtype
 from .graph_def_format import (MAX_ARRAY_ELEMENTS, MAX_DEPTH, MAX_DIM, MAX_LIST, MAX_RANK,
-                               _bad, _short)
+                               malformed, short_repr)
 from .tensor_shape import TensorShape
 
 _ARRAY_DTYPES = {name: np.dtype(name) for name in (
@@ -40,7 +40,10 @@ def _check_float(value):
     return value
 
 
-class _Encoder:
+class AttrEncoder:
+    """Encoding of attribute values as typed JSON; arrays above ``max_inline_bytes`` go
+    to ``tensors`` (a sidecar), referenced by name."""
+
     def __init__(self, max_inline_bytes):
         self.max_inline = max_inline_bytes
         self.tensors = {}
@@ -97,7 +100,7 @@ class _Encoder:
         return {"dtype": name, "shape": shape, "b64": base64.b64encode(raw).decode("ascii")}
 
 
-class _Decoder:
+class AttrDecoder:
     """Strict decoding of attribute values: any unexpected type is refused."""
 
     def __init__(self, tensors):
@@ -105,10 +108,10 @@ class _Decoder:
 
     def attr(self, enc, where, depth=0):
         if depth > MAX_DEPTH:
-            raise _bad(f"{where}: attribute nested deeper than {MAX_DEPTH} levels.")
+            raise malformed(f"{where}: attribute nested deeper than {MAX_DEPTH} levels.")
         if not isinstance(enc, dict) or len(enc) != 1:
-            raise _bad(f"{where}: an attribute value must be an object with one type key, "
-                       f"got {_short(enc)}.")
+            raise malformed(f"{where}: an attribute value must be an object with one type key, "
+                            f"got {short_repr(enc)}.")
         (tag, v), = enc.items()
         if tag == "none" and v is None:
             return None
@@ -116,15 +119,15 @@ class _Decoder:
             return v
         if tag == "i" and type(v) is int:
             if not -(1 << 63) <= v < (1 << 64):
-                raise _bad(f"{where}: integer {v} out of the 64-bit range.")
+                raise malformed(f"{where}: integer {v} out of the 64-bit range.")
             return v
         if tag == "f":
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 try:
                     return float(v)
                 except OverflowError:
-                    raise _bad(f"{where}: number {_short(v)} is out of the float "
-                               "range.") from None
+                    raise malformed(f"{where}: number {short_repr(v)} is out of the float "
+                                    "range.") from None
             if v in ("nan", "inf", "-inf"):
                 return float(v)
         if tag == "s" and isinstance(v, str):
@@ -135,85 +138,86 @@ class _Decoder:
             try:
                 return as_dtype(v)
             except (TypeError, ValueError, KeyError):
-                raise _bad(f"{where}: unknown dtype {_short(v)}.") from None
+                raise malformed(f"{where}: unknown dtype {short_repr(v)}.") from None
         if tag == "shape":
-            return _decode_shape(v, where)
+            return decode_shape(v, where)
         if tag in ("list", "tuple") and isinstance(v, list):
             if len(v) > MAX_LIST:
-                raise _bad(f"{where}: {tag} of {len(v)} items exceeds the limit of "
-                           f"{MAX_LIST}.")
+                raise malformed(f"{where}: {tag} of {len(v)} items exceeds the limit of "
+                                f"{MAX_LIST}.")
             items = [self.attr(x, where, depth + 1) for x in v]
             return items if tag == "list" else tuple(items)
         if tag == "dict" and isinstance(v, dict):
             if len(v) > MAX_LIST:
-                raise _bad(f"{where}: dict of {len(v)} items exceeds the limit of {MAX_LIST}.")
+                raise malformed(f"{where}: dict of {len(v)} items exceeds the limit of {MAX_LIST}.")
             return {k: self.attr(x, where, depth + 1) for k, x in v.items()}
         if tag == "array":
             return self.array(v, where)
         if tag == "scalar":
             arr = self.array(v, where)
             if arr.ndim != 0:
-                raise _bad(f"{where}: a scalar attribute must have shape [].")
+                raise malformed(f"{where}: a scalar attribute must have shape [].")
             return arr[()]
-        raise _bad(f"{where}: invalid attribute value {_short(enc)}.")
+        raise malformed(f"{where}: invalid attribute value {short_repr(enc)}.")
 
     def array(self, spec, where):
         if not isinstance(spec, dict):
-            raise _bad(f"{where}: an array must be an object, got {_short(spec)}.")
+            raise malformed(f"{where}: an array must be an object, got {short_repr(spec)}.")
         dtype_name, shape = spec.get("dtype"), spec.get("shape")
         data_keys = set(spec) - {"dtype", "shape"}
         if len(data_keys) != 1 or not data_keys <= {"b64", "items", "ref"}:
-            raise _bad(f"{where}: an array needs dtype, shape and one of b64/items/ref.")
-        dims = _decode_shape(shape, where)
+            raise malformed(f"{where}: an array needs dtype, shape and one of b64/items/ref.")
+        dims = decode_shape(shape, where)
         if dims.raw is None or any(d is None for d in dims.raw):
-            raise _bad(f"{where}: an array's shape must be fully known.")
+            raise malformed(f"{where}: an array's shape must be fully known.")
         count = 1
         for d in dims.raw:
             count *= d
         if count > MAX_ARRAY_ELEMENTS:
-            raise _bad(f"{where}: array of {count} elements exceeds the limit of "
-                       f"{MAX_ARRAY_ELEMENTS}.")
+            raise malformed(f"{where}: array of {count} elements exceeds the limit of "
+                            f"{MAX_ARRAY_ELEMENTS}.")
         shape = dims.raw
         if dtype_name == "string":
             items = spec.get("items")
             if not isinstance(items, list) or len(items) != count:
-                raise _bad(f"{where}: a string array of shape {list(shape)} needs {count} items.")
+                raise malformed(f"{where}: a string array of shape {list(shape)} needs {count} "
+                                "items.")
             out = np.empty(count, dtype=object)
             for i, item in enumerate(items):
                 value = self.attr(item, where, MAX_DEPTH)
                 if not isinstance(value, (str, bytes)):
-                    raise _bad(f"{where}: string array items must be strings or bytes.")
+                    raise malformed(f"{where}: string array items must be strings or bytes.")
                 out[i] = value
             out = out.reshape(shape)
             out.flags.writeable = False
             return out
         dtype = _ARRAY_DTYPES.get(dtype_name) if isinstance(dtype_name, str) else None
         if dtype is None:
-            raise _bad(f"{where}: unsupported array dtype {_short(dtype_name)}.")
+            raise malformed(f"{where}: unsupported array dtype {short_repr(dtype_name)}.")
         if "ref" in spec:
             ref = spec["ref"]
             if not isinstance(ref, str) or ref not in self.tensors:
-                raise _bad(f"{where}: array reference {_short(ref)} is not in the tensors file "
-                           "(save and load graphs with staticgraph.export).")
+                raise malformed(f"{where}: array reference {short_repr(ref)} is not in the "
+                                "tensors file (save and load graphs with staticgraph.export).")
             arr = np.asarray(self.tensors[ref])
             if arr.dtype != dtype or tuple(arr.shape) != tuple(shape):
-                raise _bad(f"{where}: sidecar tensor {_short(ref)} has dtype {arr.dtype} and shape "
-                           f"{list(arr.shape)}, the description says {dtype_name} "
-                           f"{list(shape)}.")
+                raise malformed(f"{where}: sidecar tensor {short_repr(ref)} has dtype "
+                                f"{arr.dtype} and shape {list(arr.shape)}, the description says "
+                                f"{dtype_name} {list(shape)}.")
             if arr.flags.writeable:
                 arr = arr.view()
                 arr.flags.writeable = False
             return arr
         text = spec.get("b64")
         if not isinstance(text, str):
-            raise _bad(f"{where}: array data must be a base64 string.")
+            raise malformed(f"{where}: array data must be a base64 string.")
         nbytes = count * dtype.itemsize
         if len(text) != 4 * ((nbytes + 2) // 3):
-            raise _bad(f"{where}: array data length does not match shape {list(shape)} and "
-                       f"dtype {dtype_name}.")
+            raise malformed(f"{where}: array data length does not match shape {list(shape)} and "
+                            f"dtype {dtype_name}.")
         raw = _b64(text, where)
         if len(raw) != nbytes:
-            raise _bad(f"{where}: array data has {len(raw)} bytes, expected {nbytes}.")
+            raise malformed(f"{where}: array data has {len(raw)} bytes, expected {nbytes}.")
         if dtype.kind == "b":   # any nonzero byte is True; numpy keeps bools 0 or 1
             arr = np.frombuffer(raw, dtype=np.uint8) != 0
         else:
@@ -228,16 +232,17 @@ def _b64(text, where):
     try:
         return base64.b64decode(text.encode("ascii"), validate=True)
     except (binascii.Error, ValueError, UnicodeEncodeError):
-        raise _bad(f"{where}: invalid base64 data.") from None
+        raise malformed(f"{where}: invalid base64 data.") from None
 
 
-def _decode_shape(v, where):
+def decode_shape(v, where):
+    """A :class:`TensorShape` from its JSON (null or a list of dims, null for unknown)."""
     if v is None:
         return TensorShape(None)
     if not isinstance(v, list) or len(v) > MAX_RANK:
-        raise _bad(f"{where}: a shape is null or a list of at most {MAX_RANK} dims, got "
-                   f"{_short(v)}.")
+        raise malformed(f"{where}: a shape is null or a list of at most {MAX_RANK} dims, got "
+                        f"{short_repr(v)}.")
     for d in v:
         if d is not None and (type(d) is not int or not 0 <= d <= MAX_DIM):
-            raise _bad(f"{where}: invalid dimension {_short(d)} (null or 0..{MAX_DIM}).")
+            raise malformed(f"{where}: invalid dimension {short_repr(d)} (null or 0..{MAX_DIM}).")
     return TensorShape(v)

@@ -7,16 +7,12 @@ line, the graph seed and the collections that can be written.
 
 from __future__ import annotations
 
-from .graph_def_attrs import _Decoder, _Encoder
-from .graph_def_format import (FORMAT, INLINE_BYTES, MAX_DEPTH, VERSION, _PRIVATE_COLLECTIONS,
+from .graph_def_attrs import AttrDecoder, AttrEncoder
+from .graph_def_format import (FORMAT, INLINE_BYTES, MAX_DEPTH, VERSION, PRIVATE_COLLECTIONS,
                                GraphDef, InvalidGraphDefError)
+from .hooks import is_variable_object
 from .operation import Operation
 from .tensor import Tensor
-
-
-def _variable_class():
-    from ..ops.state.variables import Variable
-    return Variable
 
 
 def graph_to_graph_def(graph, max_inline_bytes=INLINE_BYTES, collection_list=None,
@@ -35,7 +31,7 @@ def graph_to_graph_def(graph, max_inline_bytes=INLINE_BYTES, collection_list=Non
         TypeError: an attribute value that has no GraphDef encoding.
         ValueError: with ``export_scope``, an op in the scope that depends on one outside.
     """
-    enc = _Encoder(max_inline_bytes)
+    enc = AttrEncoder(max_inline_bytes)
     prefix = (export_scope.rstrip("/") + "/") if export_scope else ""
 
     def rel(name):
@@ -74,7 +70,7 @@ def graph_to_graph_def(graph, max_inline_bytes=INLINE_BYTES, collection_list=Non
         ops.append(entry)
     collections = {}
     for key in graph.get_all_collection_keys():
-        if not isinstance(key, str) or key in _PRIVATE_COLLECTIONS:
+        if not isinstance(key, str) or key in PRIVATE_COLLECTIONS:
             continue
         if collection_list is not None and key not in collection_list:
             continue
@@ -92,9 +88,12 @@ def graph_to_graph_def(graph, max_inline_bytes=INLINE_BYTES, collection_list=Non
 
 
 def _encode_collection_item(item, graph, rel, inside):
-    """One collection entry as JSON, or None for values that cannot be written."""
-    Variable = _variable_class()
-    if isinstance(item, Variable):
+    """One collection entry as JSON, or None for values that cannot be written.
+
+    Variables are recognised by the class registered with
+    :func:`.hooks.register_variable_type`.
+    """
+    if is_variable_object(item):
         parts = [item.op, item.initializer, item.value().op, item.initial_value.op]
         if any(p is None or p.graph is not graph or not inside(p.name) for p in parts):
             return None
@@ -116,7 +115,7 @@ def _encode_collection_item(item, graph, rel, inside):
     if isinstance(item, str):
         return {"string": item}
     if item is None or isinstance(item, (bool, int, float)):
-        return {"value": _Encoder(None).attr(item, "collection")}
+        return {"value": AttrEncoder(None).attr(item, "collection")}
     return None   # Python objects (savers, scope stores, queue runners ...) stay behind
 
 
@@ -128,7 +127,7 @@ def split_large_arrays(graph_def, max_inline_bytes=INLINE_BYTES) -> GraphDef:
     ``graph_to_graph_def(..., max_inline_bytes=None)`` describes one); the input is
     not changed. Values that are not valid encodings are left as they are.
     """
-    decoder = _Decoder({})
+    decoder = AttrDecoder({})
     tensors = {}
 
     def split(enc, depth):

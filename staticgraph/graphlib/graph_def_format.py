@@ -40,7 +40,7 @@ MAX_OUTPUTS = 1 << 16
 INLINE_BYTES = 1024             # arrays larger than this go to the sidecar
 
 # Collections holding Python objects of variable_scope: never written, never read.
-_PRIVATE_COLLECTIONS = frozenset({"__variable_store", "__varscope"})
+PRIVATE_COLLECTIONS = frozenset({"__variable_store", "__varscope"})
 
 
 class InvalidGraphDefError(InvalidArgumentError, ValueError):
@@ -54,7 +54,8 @@ class InvalidGraphDefError(InvalidArgumentError, ValueError):
         InvalidArgumentError.__init__(self, None, None, message)
 
 
-def _bad(message):
+def malformed(message) -> InvalidGraphDefError:
+    """The error to raise for a malformed description (``raise malformed(...)``)."""
     return InvalidGraphDefError(message)
 
 
@@ -95,7 +96,7 @@ _REPR.maxlevel, _REPR.maxlist, _REPR.maxtuple, _REPR.maxdict = 3, 4, 4, 4
 _REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
 
 
-def _short(value) -> str:
+def short_repr(value) -> str:
     """A repr of ``value`` for messages: bounded in length, depth and time."""
     text = _REPR.repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -131,7 +132,7 @@ def _no_duplicate_keys(pairs):
     out = {}
     for k, v in pairs:
         if k in out:
-            raise ValueError(f"duplicate key {_short(k)}")
+            raise ValueError(f"duplicate key {short_repr(k)}")
         out[k] = v
     return out
 

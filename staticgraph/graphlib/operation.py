@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .default_session import session_for
 from .user_frame import format_frame
 
 __all__ = ["Operation"]
@@ -64,7 +65,6 @@ class Operation:
 
     def run(self, feed_dict=None, session=None):
         """Run this op in ``session`` (default: the default session)."""
-        from .default_session import session_for
         session_for(session, self.graph).run(self, feed_dict)
 
     def _add_control_input(self, op):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .default_session import session_for
 from .tensor_shape import TensorShape, as_shape
 
 __all__ = ["Tensor"]
@@ -66,7 +67,6 @@ class Tensor:
 
     def eval(self, feed_dict=None, session=None):
         """Run this tensor in ``session`` (default: the default session)."""
-        from .default_session import session_for
         return session_for(session, self.graph).run(self, feed_dict)
 
     def __hash__(self):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["UserFrame", "capture_user_frame", "format_frame"]
+__all__ = ["UserFrame", "capture_user_frame", "format_frame", "declaration_message"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -62,3 +62,11 @@ _MAX_SHARED = 1 << 16
 def format_frame(frame) -> str:
     """``file:line`` text for a frame, or ``<unknown>``."""
     return "<unknown>" if frame is None else f"{frame[0]}:{frame[1]}"
+
+
+def declaration_message(exc, name, op_type, inputs, frame) -> str:
+    """The text of an error raised while declaring op ``name``: the cause, the op, its
+    input shapes and the user's line (``frame``)."""
+    shapes = ", ".join(t.shape.as_proto_string() for t in inputs)
+    return (f"{exc} for '{name}' (op: '{op_type}') with input shapes: {shapes}. "
+            f"Declared at {format_frame(frame)}.")

@@ -36,7 +36,7 @@ def public_functions() -> dict:
 
 def _install():
     functions = public_functions()
-    functions["slice_helper"] = array.slicing.slice_helper
+    functions["slice_helper"] = array.indexing.slice_helper
     install_operators(Tensor, functions)
     install_operators(state.variables.Variable, functions)
 

@@ -7,7 +7,7 @@ must come from one graph (:func:`graph_of` names both graphs otherwise).
 from __future__ import annotations
 
 from ..graphlib import Operation, Tensor, get_default_graph
-from ..graphlib.op_def import _REGISTRY, get_op_def
+from ..graphlib.op_def import get_op_def
 from . import convert as _convert
 
 __all__ = ["apply_op", "graph_of", "is_operation"]
@@ -40,7 +40,7 @@ def apply_op(op_type, inputs=(), attrs=None, name=None, control_inputs=None):
     the single output Tensor, a list of outputs for multi-output ops, or the
     :class:`Operation` for ops without outputs.
     """
-    op_def = _REGISTRY.get(op_type) or get_op_def(op_type)
+    op_def = get_op_def(op_type)
     inputs = list(inputs)
     graph = None
     for t in inputs:  # the usual case: tensors of one graph
@@ -58,7 +58,8 @@ def apply_op(op_type, inputs=(), attrs=None, name=None, control_inputs=None):
         elif any(not isinstance(t, Tensor) for t in inputs):
             graph = graph_of([t for t in inputs if isinstance(t, Tensor) or hasattr(t, "graph")])
             with graph.as_default():
-                inputs = [t if isinstance(t, Tensor) else _convert.convert_to_tensor(t) for t in inputs]
+                inputs = [t if isinstance(t, Tensor) else _convert.convert_to_tensor(t)
+                          for t in inputs]
             graph = graph_of(inputs)
         else:
             graph = graph_of(inputs)

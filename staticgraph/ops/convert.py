@@ -1,7 +1,10 @@
 """Turning Python values, numpy arrays and variables into tensors (TF1's rules).
 
 Python floats become float32 and ints int32 (int64 when too large), numpy arrays
-keep their dtype, nested lists that contain tensors are packed with ``tf.stack``.
+keep their dtype. Other types convert through functions registered with
+:func:`register_tensor_conversion_function`: nested lists that contain tensors are
+packed with ``tf.stack`` by the function :mod:`.array.combine` registers (TF1's
+"autopacking", registered by ``array_ops``).
 """
 
 from __future__ import annotations
@@ -13,18 +16,26 @@ import numpy as np
 
 from ..graphlib import Tensor, TensorShape, as_dtype, capture_user_frame, dtypes, format_frame
 from ..graphlib.dtypes import DType
-from ..graphlib.graph import _declaration_message
+from ..graphlib.user_frame import declaration_message
 from ..graphlib.op_def import get_op_def
 from . import apply as _apply
 
 __all__ = ["convert_to_tensor", "convert_n_to_tensor", "constant", "to_numpy_constant",
-           "register_tensor_conversion_function", "convert_same_dtype"]
+           "register_tensor_conversion_function", "convert_same_dtype", "is_tensor_like",
+           "contains_tensor"]
 
 _CONVERSIONS = []
 
 
 def register_tensor_conversion_function(base_type, conversion_func, priority=100):
-    """Teach :func:`convert_to_tensor` a new type: ``conversion_func(value, dtype, name)``."""
+    """Teach :func:`convert_to_tensor` a new type: ``conversion_func(value, dtype, name)``.
+
+    Args:
+        base_type: a type or tuple of types whose instances ``conversion_func`` converts.
+        conversion_func: returns a tensor (or a value :func:`convert_to_tensor` accepts),
+            or ``NotImplemented`` to leave ``value`` to the next function (TF1's rule).
+        priority: functions of lower priority are tried first.
+    """
     global _FAST_SCALARS
     _CONVERSIONS.append((priority, base_type, conversion_func))
     _CONVERSIONS.sort(key=lambda t: t[0])
@@ -84,11 +95,17 @@ def _scalar_constant(value, kind, dtype):
     return arr, dtype
 
 
-def _contains_tensor(value) -> bool:
-    if isinstance(value, Tensor) or hasattr(value, "_as_graph_tensor"):
+def is_tensor_like(value) -> bool:
+    """True for a Tensor or an object that stands for one (a Variable: ``_as_graph_tensor``)."""
+    return isinstance(value, Tensor) or hasattr(value, "_as_graph_tensor")
+
+
+def contains_tensor(value) -> bool:
+    """True when ``value`` is tensor-like or a (nested) list or tuple holding one."""
+    if is_tensor_like(value):
         return True
     if isinstance(value, (list, tuple)):
-        return any(_contains_tensor(v) for v in value)
+        return any(contains_tensor(v) for v in value)
     return False
 
 
@@ -237,12 +254,9 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
         return convert_to_tensor(as_tensor(), dtype=dtype)
     for _, base, fn in _CONVERSIONS:
         if isinstance(value, base):
-            return convert_to_tensor(fn(value, dtype, name), dtype=dtype)
-    if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        from .array.combine import stack
-        return stack([convert_to_tensor(v, dtype=dtype) if _contains_tensor(v)
-                      else convert_to_tensor(v, dtype=dtype or _element_dtype(value))
-                      for v in value], name=name or "packed")
+            converted = fn(value, dtype, name)
+            if converted is not NotImplemented:
+                return convert_to_tensor(converted, dtype=dtype)
     if dtype is None and preferred_dtype is not None:
         try:
             return constant(value, dtype=preferred_dtype, name=name or "Const")
@@ -251,24 +265,9 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
     return constant(value, dtype=dtype, name=name or "Const")
 
 
-def _element_dtype(values):
-    for v in values:
-        if isinstance(v, Tensor):
-            return v.dtype
-        t = getattr(v, "_as_graph_tensor", None)
-        if t is not None:
-            return t().dtype
-        if isinstance(v, (list, tuple)):
-            d = _element_dtype(v)
-            if d is not None:
-                return d
-    return None
-
-
 def convert_n_to_tensor(values, dtype=None, name=None, preferred_dtype=None):
     """Convert each of ``values`` with :func:`convert_to_tensor`."""
     return [convert_to_tensor(v, dtype=dtype, preferred_dtype=preferred_dtype) for v in values]
-
 
 
 def convert_same_dtype(*values, names=("x", "y", "z"), op_type=None, name=None):
@@ -300,12 +299,12 @@ def convert_same_dtype(*values, names=("x", "y", "z"), op_type=None, name=None):
             return list(values)
     anchor, anchor_at = None, 0
     for i, v in enumerate(values):
-        if isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor"):
+        if is_tensor_like(v):
             anchor, anchor_at = convert_to_tensor(v).dtype, i
             break
     out = []
     for i, v in enumerate(values):
-        if isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor"):
+        if is_tensor_like(v):
             t = convert_to_tensor(v)
             if anchor is not None and t.dtype is not anchor:
                 raise _declaration_type_error(
@@ -359,4 +358,4 @@ def _declaration_type_error(message, values, op_type, name):
         full = wanted[:-1]
     else:
         full = tensors[0].graph.unique_name(wanted, mark_as_used=False)
-    return TypeError(_declaration_message(message, full, op_type, tensors, frame))
+    return TypeError(declaration_message(message, full, op_type, tensors, frame))

@@ -1,13 +1,15 @@
-"""Shared helpers for op definitions' ``infer``: dtype checks, broadcasting, axes."""
+"""Shared helpers for op definitions' ``infer``: dtype and rank checks, broadcasting, axes."""
 
 from __future__ import annotations
 
 from ..graphlib import TensorShape, broadcast_static, dtypes
 from ..graphlib.op_def import Spec
 
-__all__ = ["same_as", "check_same_dtype", "require_dtype", "broadcast_spec", "norm_axis",
-           "FLOATS", "INTS", "NUMERIC", "SIGNED_NUMERIC", "ALL"]
+__all__ = ["same_as", "check_same_dtype", "require_dtype", "require_rank",
+           "require_rank_at_least", "broadcast_spec", "norm_axis", "unknown", "INDEX", "FLOATS",
+           "INTS", "NUMERIC", "SIGNED_NUMERIC", "ALL"]
 
+INDEX = (dtypes.int32, dtypes.int64)   # shapes, axes, indices, sizes
 FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 INTS = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8)
 NUMERIC = FLOATS + INTS
@@ -38,6 +40,22 @@ def require_dtype(t, allowed, arg="x"):
         raise TypeError(f"Value for argument '{arg}' has dtype {t.dtype.name}, which is not in "
                         f"the list of allowed values: {names}")
     return t.dtype
+
+
+def require_rank(t, rank, arg="x"):
+    """ValueError when the rank of tensor ``t`` is known and is not ``rank``."""
+    r = t.shape.rank
+    if r is not None and r != rank:
+        raise ValueError(f"Shape must be rank {rank} but is rank {r} for '{arg}' "
+                         f"(shape {t.shape.as_proto_string()})")
+
+
+def require_rank_at_least(t, rank, arg="x"):
+    """ValueError when the rank of tensor ``t`` is known and below ``rank``."""
+    r = t.shape.rank
+    if r is not None and r < rank:
+        raise ValueError(f"Shape must be at least rank {rank} but is rank {r} for '{arg}' "
+                         f"(shape {t.shape.as_proto_string()})")
 
 
 def broadcast_spec(x, y, dtype=None) -> Spec:

@@ -24,19 +24,23 @@ every ancestor twice per op: exponential):
 
 A query over its budget answers None ("not known while declaring"), which is
 always sound: it only makes static shapes less precise.
+
+The memo and the budget belong to the graph: each graph carries a
+:class:`FoldCache` (created at its first query, in the private graph attribute
+``_static_value_cache``), so nothing outlives a graph or is shared between graphs.
 """
 
 from __future__ import annotations
 
 import threading
-import weakref
 
 import numpy as np
 
 from ..graphlib import Tensor, TensorShape
 
-__all__ = ["constant_value", "constant_value_as_shape", "MAX_FOLD_STEPS", "MAX_FOLD_DEPTH",
-           "FOLD_STEPS_PER_OP", "MIN_FOLD_STEPS", "MAX_SHAPE_RANK"]
+__all__ = ["constant_value", "constant_value_as_shape", "fold_cache", "FoldCache",
+           "MAX_FOLD_STEPS", "MAX_FOLD_DEPTH", "FOLD_STEPS_PER_OP", "MIN_FOLD_STEPS",
+           "MAX_SHAPE_RANK"]
 
 MAX_FOLD_STEPS = 16384   # static_value evaluations of not-yet-cached ops per query
 MIN_FOLD_STEPS = 8       # ... per query once the graph's allowance is spent
@@ -44,9 +48,40 @@ FOLD_STEPS_PER_OP = 16   # evaluations per op of a graph, all queries together
 MAX_FOLD_DEPTH = 48      # nested static_value evaluations before folding the deeper op first
 MAX_SHAPE_RANK = 254     # TF's largest rank: a longer shape tensor gives an unknown shape
 
-_KNOWN = weakref.WeakKeyDictionary()   # Operation -> its known (read-only) value
-_SPENT = weakref.WeakKeyDictionary()   # Graph -> evaluations of its queries so far
-_LOCAL = threading.local()             # the query in progress on this thread
+_CACHE_ATTRIBUTE = "_static_value_cache"
+
+
+class FoldCache:
+    """One graph's folding state, kept on the graph (see :func:`fold_cache`).
+
+    Attributes:
+        known: Operation -> its value known while declaring (read-only arrays).
+        spent: evaluations made by all queries on the graph so far (the budget).
+        local: per thread, the query in progress (``local.query``, or None).
+    """
+
+    __slots__ = ("known", "spent", "local")
+
+    def __init__(self):
+        self.known = {}
+        self.spent = 0
+        self.local = threading.local()
+
+
+def fold_cache(graph) -> FoldCache:
+    """The :class:`FoldCache` of ``graph``, created at the first call.
+
+    It is stored on the graph itself, so it lives and dies with the graph; graphlib
+    knows nothing about it (the ops layer sits above graphlib).
+    """
+    cache = graph.__dict__.get(_CACHE_ATTRIBUTE)
+    if cache is None:
+        fresh = FoldCache()
+        # setdefault: two threads asking at once get one cache
+        cache = graph.__dict__.setdefault(_CACHE_ATTRIBUTE, fresh)
+        if cache is None:   # the graph declares the attribute, empty
+            cache = graph.__dict__[_CACHE_ATTRIBUTE] = fresh
+    return cache
 
 
 class _Deeper(BaseException):
@@ -67,13 +102,14 @@ class _OverBudget(BaseException):
 class _Query:
     """One top-level :func:`constant_value` call: memo of every op evaluated in it."""
 
-    __slots__ = ("memo", "depth", "steps", "limit")
+    __slots__ = ("memo", "depth", "steps", "limit", "known")
 
-    def __init__(self, limit):
+    def __init__(self, limit, known):
         self.memo = {}     # Operation -> value or None, for this query only
         self.depth = 0
         self.steps = 0
         self.limit = limit
+        self.known = known  # the graph's FoldCache.known, filled as values are found
 
     def value(self, op):
         if op in self.memo:
@@ -90,7 +126,7 @@ class _Query:
             self.depth -= 1
         self.memo[op] = value
         if value is not None:
-            _KNOWN[op] = value
+            self.known[op] = value
         return value
 
     def run(self, op):
@@ -128,23 +164,25 @@ def constant_value(tensor):
     if tensor.value_index != 0:
         return None
     op = tensor.op
-    known = _KNOWN.get(op)
+    graph = op.graph
+    cache = graph.__dict__.get(_CACHE_ATTRIBUTE) or fold_cache(graph)
+    known = cache.known.get(op)
     if known is not None:
         return known
-    query = getattr(_LOCAL, "query", None)
+    local = cache.local
+    query = getattr(local, "query", None)
     if query is not None:                 # nested: an op's static_value asks its inputs
         return query.value(op)
-    graph = op.graph
-    spent = _SPENT.get(graph, 0)
-    allowance = FOLD_STEPS_PER_OP * (graph.version + 1) + MAX_FOLD_STEPS - spent
-    query = _LOCAL.query = _Query(min(MAX_FOLD_STEPS, max(MIN_FOLD_STEPS, allowance)))
+    allowance = FOLD_STEPS_PER_OP * (graph.version + 1) + MAX_FOLD_STEPS - cache.spent
+    query = local.query = _Query(min(MAX_FOLD_STEPS, max(MIN_FOLD_STEPS, allowance)),
+                                 cache.known)
     try:
         return query.run(op)
     except _OverBudget:
         return None
     finally:
-        _LOCAL.query = None
-        _SPENT[graph] = spent + query.steps
+        local.query = None
+        cache.spent += query.steps
 
 
 def constant_value_as_shape(tensor) -> TensorShape:

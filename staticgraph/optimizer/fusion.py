@@ -9,7 +9,10 @@ Three patterns, in Grappler's remapper order:
 3. Trees of elementwise ops (unary math, activations made of ufuncs, binary ops with
    a rank-0 operand or a same-shape one) on tensors of one shape (equal static
    shapes, or the same lineage of elementwise ops) -> ``FusedElementwise``, whose
-   program lists the ufunc steps; it evaluates them into one reused buffer.
+   program lists the ufunc steps; it evaluates them into one reused buffer. Which
+   ops join and what they compute is read from their definitions (``ufunc_steps``
+   and ``ufunc_for_ints``, see :mod:`staticgraph.ops.math.elementwise`): the very
+   ufuncs, in the very order, of each op's kernel, so fused results are bitwise equal.
 
 An op joins a pattern only when it is stateless, has no control inputs and is no
 op's control input, and each intermediate value is read by the next op of the
@@ -26,50 +29,48 @@ matched (new ops first, then the replacements), so the pass is linear in graph s
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..graphlib import dtypes
+from ..ops.fused import fused_ops as _fused_ops
+from ..ops.math import elementwise as _elementwise
 
-__all__ = ["fuse", "ELEMENTWISE"]
+__all__ = ["fuse", "elementwise_rule"]
 
-ACTIVATIONS = ("Relu", "Relu6", "Sigmoid", "Tanh", "LeakyRelu")
 SHAPE_ONLY = ("Shape", "Size", "Rank")  # ops reading only their input's shape
 _FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 _INTS = (dtypes.int32, dtypes.int64)
 _NAMES_SHOWN = 8
 
-
-def _u(name):
-    return ((name, (0,)),)
-
-
-def _b(name):
-    return ((name, (0, 1)),)
-
-
-# op type -> (ufunc steps, integers allowed). A step's operands are the op's operand
-# indices, "prev" (the previous step) or ("const", number). These are the very
-# ufuncs, in the very order, of each op's kernel, so fused results are bitwise equal.
-ELEMENTWISE = {
-    "Neg": (_u("negative"), True), "Abs": (_u("absolute"), True),
-    "Sign": (_u("sign"), True), "Square": (_u("square"), True),
-    "Reciprocal": (_u("reciprocal"), False), "Exp": (_u("exp"), False),
-    "Expm1": (_u("expm1"), False), "Log": (_u("log"), False), "Log1p": (_u("log1p"), False),
-    "Sqrt": (_u("sqrt"), False), "Floor": (_u("floor"), False), "Ceil": (_u("ceil"), False),
-    "Rint": (_u("rint"), False), "Round": (_u("rint"), False), "Sin": (_u("sin"), False),
-    "Cos": (_u("cos"), False), "Tan": (_u("tan"), False), "Asin": (_u("arcsin"), False),
-    "Acos": (_u("arccos"), False), "Atan": (_u("arctan"), False), "Sinh": (_u("sinh"), False),
-    "Cosh": (_u("cosh"), False), "Asinh": (_u("arcsinh"), False),
-    "Acosh": (_u("arccosh"), False), "Atanh": (_u("arctanh"), False),
-    "Tanh": (_u("tanh"), False),
-    "Rsqrt": ((("sqrt", (0,)), ("reciprocal", ("prev",))), False),
-    "Relu": ((("maximum", (0, ("const", 0))),), True),
-    "Relu6": ((("maximum", (0, ("const", 0))), ("minimum", ("prev", ("const", 6)))), True),
-    "Add": (_b("add"), True), "Sub": (_b("subtract"), True), "Mul": (_b("multiply"), True),
-    "Maximum": (_b("maximum"), True), "Minimum": (_b("minimum"), True),
-    "RealDiv": (_b("true_divide"), False), "Pow": (_b("power"), False),
-    "FloorMod": (_b("remainder"), False), "Atan2": (_b("arctan2"), False),
-    "FloorDiv": ((("true_divide", (0, 1)), ("floor", ("prev",))), False),
-    "SquaredDifference": ((("subtract", (0, 1)), ("multiply", ("prev", "prev"))), True),
+# The nn family's ReLUs, whose definitions do not state their ufunc steps yet (their
+# kernels: np.maximum(x, 0), then np.minimum(., 6)); a definition's own ufunc_steps win.
+_NN_STEPS = {
+    "Relu": ((np.maximum, (0, ("const", 0))),),
+    "Relu6": ((np.maximum, (0, ("const", 0))), (np.minimum, ("prev", ("const", 6)))),
 }
+_RULES = {}  # op definition -> its rule (None: not fusable), computed once
+
+
+def elementwise_rule(op_def):
+    """``(steps, integers allowed)`` of an op the elementwise fusion may absorb, else None.
+
+    The steps are ``(ufunc name, operands)`` with operands an input index, ``"prev"``
+    or ``("const", number)``, read from the definition's ``ufunc_steps``; integers
+    (int32/int64) are allowed when the steps are the kernel for them too.
+    """
+    try:
+        return _RULES[op_def]
+    except KeyError:
+        pass
+    steps = _elementwise.ufunc_steps(op_def)
+    ints = bool(getattr(op_def, "ufunc_for_ints", False))
+    if steps is None and op_def.type in _NN_STEPS:
+        steps, ints = _NN_STEPS[op_def.type], True
+    rule = None
+    if steps:
+        rule = tuple((ufunc.__name__, operands) for ufunc, operands in steps), ints
+    _RULES[op_def] = rule
+    return rule
 
 
 class _Matcher:
@@ -212,7 +213,7 @@ def _fuse_contraction(op, matcher, edits):
     pre = add.outputs[0]
     activation, alpha = "", 0.2
     act_readers = [r for r in matcher.readers.get(id(pre), ()) if r.type not in SHAPE_ONLY]
-    if len(act_readers) == 1 and act_readers[0].type in ACTIVATIONS \
+    if len(act_readers) == 1 and act_readers[0].type in _fused_ops.ACTIVATIONS \
             and matcher.movable(act_readers[0]) and act_readers[0].inputs[0] is pre:
         more = matcher.sole_reader(pre, act_readers[0], True)
         if more is not None:
@@ -251,7 +252,7 @@ def _fuse_elementwise(matcher, edits):
         return root
 
     for op in matcher.ops:
-        rule = ELEMENTWISE.get(op.type)
+        rule = elementwise_rule(op.op_def)
         if rule is None or not matcher.movable(op) or len(op.outputs) != 1:
             continue
         out = op.outputs[0]
@@ -310,7 +311,7 @@ def _fuse_group(members, matcher, edits):
                     input_of[id(t)] = len(inputs)
                     inputs.append(t)
                 refs.append(("input", input_of[id(t)]))
-        for name, operands in ELEMENTWISE[m.type][0]:
+        for name, operands in elementwise_rule(m.op_def)[0]:
             args = []
             for a in operands:
                 if a == "prev":

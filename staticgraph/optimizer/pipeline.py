@@ -11,6 +11,8 @@ from __future__ import annotations
 from ..graphlib import Graph
 from ..graphlib.graph import collector_paused
 from .constant_folding import fold_constants
+from . import fusion as _fusion
+from . import simplify as _simplify
 from .cse import eliminate_common_subexpressions
 from .report import Report
 from .working_graph import WorkingGraph
@@ -22,8 +24,7 @@ LEVELS = (0, 1, 2)
 
 
 def _passes(level, constant_folding=True, cse=True):
-    from .fusion import fuse
-    from .simplify import simplify
+    # The passes of modules are looked up when a pipeline is built (tests replace them).
     passes = []
     if level >= 1:
         if constant_folding:
@@ -31,8 +32,8 @@ def _passes(level, constant_folding=True, cse=True):
         if cse:
             passes.append(("cse", eliminate_common_subexpressions))
     if level >= 2:
-        passes.append(("simplify", simplify))
-        passes.append(("fuse", fuse))
+        passes.append(("simplify", _simplify.simplify))
+        passes.append(("fuse", _fusion.fuse))
     return passes
 
 

@@ -6,43 +6,11 @@ returns a tensor that always holds the same value -- bit for bit, including
 dependency order and repeats until a sweep changes nothing (at most
 ``MAX_SWEEPS`` sweeps); each sweep is linear in the graph's size.
 
-The rules and why each is exact (``c`` is a constant, all of whose elements are
-the value shown; rules that drop ``c`` apply only when broadcasting ``c`` leaves
-``x``'s shape unchanged):
-
-* ``x * 1``, ``1 * x`` -> ``x`` (ints, floats): multiplying by one is exact for
-  every float, including ``-0.0``, ``inf`` and ``nan``. (Not for complex numbers:
-  ``(a+bi)(1+0i)`` computes ``b*0``, which is ``nan`` for ``b = inf``.)
-* ``x + 0``, ``0 + x``, ``x - 0`` -> ``x``: exact for integers. For floats only
-  ``x + (-0.0)`` and ``x - (+0.0)`` are exact: ``-0.0 + (+0.0)`` is ``+0.0``, so
-  ``x + 0.0`` is left alone.
-* ``x / 1`` -> ``x``: ``RealDiv`` and ``DivNoNan`` on floats (IEEE division by one
-  is exact); ``FloorDiv`` and ``TruncateDiv`` on integers only (on floats they
-  round ``x``).
-* ``-(-x)`` -> ``x``: negation flips the sign bit (floats) or is two's complement
-  (integers, where ``-(-MIN) == MIN`` wraps back), so twice is the identity.
-* ``Identity``, ``StopGradient`` and ``Cast`` to the same dtype -> their input:
-  their forward value is their input.
-* ``Reshape(x, s)`` -> ``x`` when ``s`` is ``x``'s own fully known shape or
-  ``tf.shape(x)``; ``Reshape(Reshape(x, s1), s2)`` -> ``Reshape(x, s2)`` when the
-  inner reshape cannot fail where the outer one succeeds (checked from the
-  constant shapes, so run-time errors are kept too): reshaping never reorders
-  elements.
-* ``Transpose(Transpose(x, p1), p2)`` -> ``x`` when ``p1[p2]`` is the identity,
-  else ``Transpose(x, p1[p2])``: output dim ``i`` of the pair is input dim
-  ``p1[p2[i]]``; only element positions move.
-* ``Squeeze(ExpandDims(x, d), [d])`` and ``ExpandDims(Squeeze(x, [d]), d)`` (when
-  dim ``d`` of ``x`` is known to be 1) -> ``x``.
-* ``SumToShape(g, s)`` and ``BroadcastTo(x, s)`` -> their input when ``s`` is the
-  input's own fully known shape (or ``tf.shape`` of it): both return the input.
-* ``(x * c1) * c2`` -> ``x * (c1 * c2)``: integers always (wrap-around
-  multiplication is associative). Floats only when every element of ``c1`` is
-  ``±2**k`` with ``k >= 0``, every ``|c2| >= 1`` unless ``|c1| == 1``, and
-  ``c1 * c2`` is finite: then ``x * c1`` is exact (scaling up by a power of two
-  never rounds and never underflows) or overflows to ``±inf``, in which case
-  ``|x * c1 * c2|`` overflows too. In general float multiplication is not
-  associative (``x * 4 * 0.25`` differs from ``x`` when ``x * 4`` overflows, and
-  ``x * 0.5 * 0.5`` double-rounds subnormals), so no other case is merged.
+Each rule's docstring carries its exactness argument: why the rewrite gives
+bit-identical results, or the exact conditions (dtypes, nan/inf, signed zeros,
+broadcasting) under which it does. ``c`` there is a constant, all of whose elements
+are the value shown; rules that drop ``c`` apply only when broadcasting ``c`` leaves
+``x``'s shape unchanged (the result would otherwise be larger than ``x``).
 
 Guards that hold for every rule: the rewritten op has no control inputs (its
 consumers would lose that ordering); constants and shape tensors that a rewrite
@@ -233,25 +201,27 @@ def _producer(ctx, t, op_type):
     return None
 
 
-def _drop_constant(pred, name, dtypes_ok=_exact_kind, sides=(0, 1)):
-    """A rule ``x (op) c -> x`` for a constant ``c`` whose every element meets ``pred``."""
-    def rule(ctx, op):
-        if not dtypes_ok(op.outputs[0]):
-            return None
-        for side in sides:
-            c, x = op.inputs[1 - side], op.inputs[side]
-            v = ctx.const(c)
-            if v is None:
-                continue
-            key = (id(c), name)        # constants are shared by many ops: test each once
-            hit = ctx.memo.get(key)
-            if hit is None:
-                hit = ctx.memo[key] = bool(v.size and np.all(pred(v)))
-            if hit and _keeps_shape(x, v, op.outputs[0]):
-                return x, name
+def _drop_constant(ctx, op, pred, name, dtypes_ok=_exact_kind, sides=(0, 1)):
+    """``x`` for ``op = x (op) c`` (``c`` on one of ``sides``) when every element of the
+    constant ``c`` meets ``pred`` and ``c`` broadcasts into ``x``'s shape, else None."""
+    if not dtypes_ok(op.outputs[0]):
         return None
-    rule.__name__ = f"drop_{name.replace(' ', '_')}"
-    return rule
+    for side in sides:
+        c, x = op.inputs[1 - side], op.inputs[side]
+        v = ctx.const(c)
+        if v is None:
+            continue
+        key = (id(c), name)        # constants are shared by many ops: test each once
+        hit = ctx.memo.get(key)
+        if hit is None:
+            hit = ctx.memo[key] = bool(v.size and np.all(pred(v)))
+        if hit and _keeps_shape(x, v, op.outputs[0]):
+            return x, name
+    return None
+
+
+def _is_one(v):
+    return v == 1
 
 
 def _zero_exact_in_add(v):
@@ -273,21 +243,93 @@ def _ints(t):
 
 
 # ----------------------------------------------------------------------- rules
-def _identity(reason):
-    def rule(ctx, op):
-        return op.inputs[0], reason
-    rule.__name__ = f"remove_{reason.split()[0].lower()}"
-    return rule
+def drop_multiply_by_one(ctx, op):
+    """``x * 1`` and ``1 * x`` -> ``x`` (integers and real floats).
+
+    Exact: IEEE multiplication by one returns ``x`` itself for every float, including
+    ``-0.0`` (``-0.0 * 1`` is ``-0.0``), ``inf`` and ``nan`` (a quiet nan keeps its
+    payload); for integers it is the identity.
+    Not for complex numbers: ``(a+bi)(1+0i)`` computes ``b*0``, which is nan for
+    ``b = inf``.
+    """
+    return _drop_constant(ctx, op, _is_one, "x * 1")
 
 
-def _double_negation(ctx, op):
+def drop_add_zero(ctx, op):
+    """``x + z``, ``z + x`` -> ``x`` where ``z`` is 0 (integers) or ``-0.0`` (floats).
+
+    Exact: ``x + (-0.0)`` is ``x`` for every float (``-0.0 + -0.0`` is ``-0.0``, ``+0.0
+    + -0.0`` is ``+0.0``, nan and inf stay); ``x + (+0.0)`` is not, since ``-0.0 +
+    (+0.0)`` is ``+0.0``, so a float ``+0.0`` is left alone. Integer ``x + 0`` is ``x``.
+    """
+    return _drop_constant(ctx, op, _zero_exact_in_add, "x + 0")
+
+
+def drop_subtract_zero(ctx, op):
+    """``x - z`` -> ``x`` where ``z`` is 0 (integers) or ``+0.0`` (floats).
+
+    Exact: ``x - (+0.0)`` is ``x + (-0.0)``, the identity for every float (see
+    :func:`drop_add_zero`); ``x - (-0.0)`` is ``x + (+0.0)``, which turns ``-0.0``
+    into ``+0.0``, so it is left alone. ``0 - x`` is a negation and is never dropped.
+    """
+    return _drop_constant(ctx, op, _zero_exact_in_sub, "x - 0", sides=(0,))
+
+
+def drop_divide_by_one(ctx, op):
+    """``x / 1`` -> ``x`` for ``RealDiv`` and ``DivNoNan`` on floats.
+
+    Exact: IEEE division by one returns ``x`` for every float, signed zeros, inf and
+    nan included; ``DivNoNan`` only differs from ``RealDiv`` where the divisor is 0.
+    """
+    return _drop_constant(ctx, op, _is_one, "x / 1", _floats, (0,))
+
+
+def drop_integer_divide_by_one(ctx, op):
+    """``x // 1`` -> ``x`` for ``FloorDiv`` and ``TruncateDiv`` on integers only.
+
+    Exact: integer division by one is the identity (no overflow: only ``MIN // -1``
+    overflows). On floats ``FloorDiv`` computes ``floor(x / 1)``, which rounds ``x``,
+    so floats are left alone.
+    """
+    return _drop_constant(ctx, op, _is_one, "x // 1", _ints, (0,))
+
+
+def remove_identity(ctx, op):
+    """``Identity(x)`` -> ``x``.
+
+    Exact: Identity's value is its input; only a variable's read timing could differ,
+    which the driver's state guard keeps.
+    """
+    return op.inputs[0], "Identity forwards its input"
+
+
+def remove_stop_gradient(ctx, op):
+    """``StopGradient(x)`` -> ``x``.
+
+    Exact: its forward value is its input; the optimizer runs after gradients were
+    built, so the gradient barrier has done its work.
+    """
+    return op.inputs[0], "StopGradient forwards its input (gradients are built)"
+
+
+def remove_double_negation(ctx, op):
+    """``-(-x)`` -> ``x``.
+
+    Exact: float negation flips the sign bit only (``-0.0``, inf and nan included), so
+    twice is the identity; integer negation is two's complement, where ``-(-MIN)``
+    wraps back to ``MIN``.
+    """
     inner = _producer(ctx, op.inputs[0], "Neg")
     if inner is None:
         return None
     return inner.inputs[0], "-(-x) is x"
 
 
-def _noop_cast(ctx, op):
+def remove_noop_cast(ctx, op):
+    """``Cast(x)`` to ``x``'s own dtype -> ``x``.
+
+    Exact: converting a value to its own dtype changes no bit.
+    """
     x = op.inputs[0]
     if op.attrs.get("DstT") == x.dtype:
         return x, "cast to its own dtype"
@@ -306,8 +348,17 @@ def _scaling(ctx, op):
     return (b, a, ca) if ca is not None else (a, b, cb)
 
 
-def _merge_scalings(ctx, op):
-    """``x * c1 * c2 * ...`` -> ``x * (c1 * c2 * ...)`` where exact (module docstring).
+def merge_scalings(ctx, op):
+    """``(x * c1) * c2`` -> ``x * (c1 * c2)``, along whole chains of Muls by constants.
+
+    Exact for integers always: wrap-around multiplication is associative. For floats
+    only when every element of ``c1`` is ``+-2**k`` with ``k >= 0``, every ``|c2| >= 1``
+    unless ``|c1| == 1``, and ``c1 * c2`` is finite: then ``x * c1`` is exact (scaling
+    up by a power of two never rounds and never underflows) or overflows to ``+-inf``,
+    in which case ``|x * c1 * c2|`` overflows too; signs multiply alike, and nan stays
+    nan. In general float multiplication is not associative (``x * 4 * 0.25`` differs
+    from ``x`` when ``x * 4`` overflows, and ``x * 0.5 * 0.5`` double-rounds
+    subnormals), so no other case is merged.
 
     Fires once per chain, at its top, and walks down the chain; runs of constants
     that merge exactly (from the bottom up) each become one Mul by one constant.
@@ -380,7 +431,15 @@ def _exact_float_merge(c1, c2, product):
                 and np.all(np.isfinite(c2)) and np.all(np.isfinite(product)))
 
 
-def _reshape(ctx, op):
+def simplify_reshape(ctx, op):
+    """``Reshape(x, s)`` -> ``x`` when ``s`` is ``x``'s own fully known shape or
+    ``tf.shape(x)``; ``Reshape(Reshape(x, s1), s2)`` -> ``Reshape(x, s2)``.
+
+    Exact: reshaping never reorders or changes elements (row-major order is kept), so
+    only the shape can differ, and it is the same. The pair becomes one reshape only
+    when the inner reshape cannot fail where the outer one succeeds (checked from the
+    constant shapes), so run-time errors are kept too.
+    """
     x, s = op.inputs
     if _own_shape(ctx, s, x) or (x.shape.is_fully_defined() and ctx.is_pure(s)
                                  and op.outputs[0].shape.raw == x.shape.raw):
@@ -420,7 +479,13 @@ def _same_failures(source, v1, v2):
     return p2 % p1 == 0  # inner accepts multiples of p1; the outer's sizes are among them
 
 
-def _transpose(ctx, op):
+def simplify_transpose(ctx, op):
+    """``Transpose(Transpose(x, p1), p2)`` -> ``x`` when ``p1[p2]`` is the identity,
+    else ``Transpose(x, p1[p2])``.
+
+    Exact: output dimension ``i`` of the pair is input dimension ``p1[p2[i]]``; only
+    element positions move, no value is computed.
+    """
     x, p2t = op.inputs
     inner = _producer(ctx, x, "Transpose")
     p2 = ctx.static(p2t)              # dropped either way: must be side-effect free
@@ -440,7 +505,12 @@ def _transpose(ctx, op):
             "transpose of a transpose is one transpose")
 
 
-def _squeeze(ctx, op):
+def remove_squeeze_of_expand(ctx, op):
+    """``Squeeze(ExpandDims(x, d), [d])`` -> ``x``.
+
+    Exact: inserting a dimension of size 1 and removing the same one leaves the
+    values and the shape unchanged.
+    """
     dims = tuple(op.attrs.get("squeeze_dims") or ())
     inner = _producer(ctx, op.inputs[0], "ExpandDims")
     if inner is None or len(dims) != 1:
@@ -454,7 +524,13 @@ def _squeeze(ctx, op):
     return None
 
 
-def _expand_dims(ctx, op):
+def remove_expand_of_squeeze(ctx, op):
+    """``ExpandDims(Squeeze(x, [d]), d)`` -> ``x`` when dimension ``d`` of ``x`` is
+    known to be 1.
+
+    Exact: removing a size-1 dimension and inserting it back at the same place leaves
+    the values and the shape unchanged.
+    """
     inner = _producer(ctx, op.inputs[0], "Squeeze")
     v = ctx.static(op.inputs[1])
     if inner is None or v is None or np.size(v) != 1:
@@ -469,14 +545,29 @@ def _expand_dims(ctx, op):
     return None
 
 
-def _to_own_shape(reason):
-    def rule(ctx, op):
-        x, s = op.inputs
-        if _own_shape(ctx, s, x) or (_shape_matches(x, s) and ctx.is_pure(s)):
-            return x, reason
-        return None
-    rule.__name__ = f"remove_{reason.split()[0].lower()}"
-    return rule
+def _to_own_shape(ctx, op, reason):
+    x, s = op.inputs
+    if _own_shape(ctx, s, x) or (_shape_matches(x, s) and ctx.is_pure(s)):
+        return x, reason
+    return None
+
+
+def remove_sum_to_own_shape(ctx, op):
+    """``SumToShape(g, s)`` -> ``g`` when ``s`` is ``g``'s own fully known shape (or
+    ``tf.shape(g)``).
+
+    Exact: summing to the same shape reduces no axis, and the kernel returns ``g``.
+    """
+    return _to_own_shape(ctx, op, "SumToShape to its input's own shape")
+
+
+def remove_broadcast_to_own_shape(ctx, op):
+    """``BroadcastTo(x, s)`` -> ``x`` when ``s`` is ``x``'s own fully known shape (or
+    ``tf.shape(x)``).
+
+    Exact: broadcasting to the same shape repeats nothing; every element is ``x``'s.
+    """
+    return _to_own_shape(ctx, op, "BroadcastTo its input's own shape")
 
 
 def _shape_matches(x, s):
@@ -486,23 +577,23 @@ def _shape_matches(x, s):
 
 
 RULES = {
-    "Mul": (_drop_constant(lambda v: v == 1, "x * 1"), _merge_scalings),
-    "Add": (_drop_constant(_zero_exact_in_add, "x + 0"),),
-    "Sub": (_drop_constant(_zero_exact_in_sub, "x - 0", sides=(0,)),),
-    "RealDiv": (_drop_constant(lambda v: v == 1, "x / 1", _floats, (0,)),),
-    "DivNoNan": (_drop_constant(lambda v: v == 1, "x / 1", _floats, (0,)),),
-    "FloorDiv": (_drop_constant(lambda v: v == 1, "x // 1", _ints, (0,)),),
-    "TruncateDiv": (_drop_constant(lambda v: v == 1, "x // 1", _ints, (0,)),),
-    "Neg": (_double_negation,),
-    "Identity": (_identity("Identity forwards its input"),),
-    "StopGradient": (_identity("StopGradient forwards its input (gradients are built)"),),
-    "Cast": (_noop_cast,),
-    "Reshape": (_reshape,),
-    "Transpose": (_transpose,),
-    "Squeeze": (_squeeze,),
-    "ExpandDims": (_expand_dims,),
-    "SumToShape": (_to_own_shape("SumToShape to its input's own shape"),),
-    "BroadcastTo": (_to_own_shape("BroadcastTo its input's own shape"),),
+    "Mul": (drop_multiply_by_one, merge_scalings),
+    "Add": (drop_add_zero,),
+    "Sub": (drop_subtract_zero,),
+    "RealDiv": (drop_divide_by_one,),
+    "DivNoNan": (drop_divide_by_one,),
+    "FloorDiv": (drop_integer_divide_by_one,),
+    "TruncateDiv": (drop_integer_divide_by_one,),
+    "Neg": (remove_double_negation,),
+    "Identity": (remove_identity,),
+    "StopGradient": (remove_stop_gradient,),
+    "Cast": (remove_noop_cast,),
+    "Reshape": (simplify_reshape,),
+    "Transpose": (simplify_transpose,),
+    "Squeeze": (remove_squeeze_of_expand,),
+    "ExpandDims": (remove_expand_of_squeeze,),
+    "SumToShape": (remove_sum_to_own_shape,),
+    "BroadcastTo": (remove_broadcast_to_own_shape,),
 }
 """Op type -> the rules tried on ops of that type, in order. A rule takes the pass
 context and the op and returns ``(replacement tensor, reason)`` for the op's output,

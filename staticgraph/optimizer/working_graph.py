@@ -11,8 +11,9 @@ The user's graph is never changed.
 from __future__ import annotations
 
 from ..graphlib import Graph, Operation, Tensor
+from ..graphlib.op_def import get_op_def
 from ..graphlib.tensor_shape import TensorShape
-from ..graphlib.traversal import topological_order
+from ..graphlib.traversal import all_outputs_fed, dependency_order, needed_ops, reachable_ops
 from .report import Report
 
 __all__ = ["WorkingGraph"]
@@ -55,8 +56,11 @@ class WorkingGraph:
     # ------------------------------------------------------------------ building
     @classmethod
     def copy(cls, source: Graph, fetches, feeds, report=None) -> "WorkingGraph":
-        """Copy the ops ``fetches`` need from ``source``, cutting at ``feeds``."""
-        from ..graphlib.op_def import get_op_def
+        """Copy the ops ``fetches`` need from ``source``, cutting at ``feeds``.
+
+        An op whose every output is fed counts as having run: its feeds stand in for
+        it (as a fetch, too), and a control dependency on it orders nothing.
+        """
         copy = Graph()
         copy.seed = source.seed
         copy._created_at = source._created_at
@@ -74,13 +78,13 @@ class WorkingGraph:
             origins[id(op)] = t.op
             new_feeds[i] = op.outputs[0]
         ops, by_name, names_in_use = copy._ops, copy._by_name, copy._names_in_use
-        for op in _needed(fetches, fed):
+        for op in needed_ops(fetches, fed, fed_ops_run=True):
             if fed:
                 inputs = [mapping[id(t)] if id(t) in mapping
                           else op_map[t.op].outputs[t.value_index] for t in op.inputs]
             else:
                 inputs = [op_map[t.op].outputs[t.value_index] for t in op.inputs]
-            control = ([op_map[c] for c in op.control_inputs if not _all_fed(c, fed)]
+            control = ([op_map[c] for c in op.control_inputs if not all_outputs_fed(c, fed)]
                        if op.control_inputs else ())
             # _add, inlined (this loop copies every op the fetches need)
             name = op.name
@@ -97,7 +101,7 @@ class WorkingGraph:
             if isinstance(e, Tensor):
                 new_fetches.append(mapping[id(e)] if id(e) in mapping
                                    else op_map[e.op].outputs[e.value_index])
-            elif _all_fed(e, fed):  # a fed op counts as run: stand in its feed
+            elif all_outputs_fed(e, fed):  # a fed op counts as run: stand in its feed
                 new_fetches.append(mapping[id(e.outputs[0])].op)
             else:
                 new_fetches.append(op_map[e])
@@ -175,7 +179,6 @@ class WorkingGraph:
     def add_op(self, op_type, inputs, attrs=None, name=None, like: Operation = None,
                pass_name="", control_inputs=()):
         """Create an op in the copy, attributed to the user's line of ``like``."""
-        from ..graphlib.op_def import get_op_def
         op_def = get_op_def(op_type)
         full = dict(op_def.attrs)
         full.update(attrs or {})
@@ -202,66 +205,17 @@ class WorkingGraph:
         stamp = self._stamp()
         if stamp == self._ordered_at:
             return
-        ops = self.graph._ops
-        position = {op: i for i, op in enumerate(ops)}
-        ordered = True
-        for i, op in enumerate(ops):
-            for t in op.inputs:
-                if position[t.op] >= i:
-                    ordered = False
-                    break
-            if ordered and op.control_inputs:
-                ordered = all(position[c] < i for c in op.control_inputs)
-            if not ordered:
-                break
-        if not ordered:
-            ops = self._dependency_order(ops, position)
-            self.graph._ops = ops
+        ops = dependency_order(self.graph._ops)
+        self.graph._ops = ops
         for i, op in enumerate(ops):
             op._id = i
         self._ordered_at = self._stamp()
-
-    @staticmethod
-    def _dependency_order(ops, position):
-        """A depth-first dependency order that keeps ops as early as they were."""
-        order, state = [], {}
-        for root in ops:
-            if root in state:
-                continue
-            stack = [(root, False)]
-            while stack:
-                op, expanded = stack.pop()
-                if expanded:
-                    state[op] = 2
-                    order.append(op)
-                    continue
-                if op in state:
-                    continue
-                state[op] = 1
-                stack.append((op, True))
-                deps = [t.op for t in op.inputs] + list(op.control_inputs)
-                for dep in reversed(sorted(deps, key=position.__getitem__)):
-                    if dep not in state:
-                        stack.append((dep, False))
-        return order
 
     def prune(self, pass_name="prune"):
         """Drop ops that no fetch needs any more (after rewrites). Returns how many."""
         if self._stamp() == self._pruned_at:
             return 0  # nothing changed since the last prune
-        keep = set()
-        stack = [f.op if isinstance(f, Tensor) else f for f in self.fetches]
-        stack += [t.op for t in self.feeds]
-        while stack:
-            op = stack.pop()
-            if op in keep:
-                continue
-            keep.add(op)
-            for t in op.inputs:
-                if t.op not in keep:
-                    stack.append(t.op)
-            if op.control_inputs:
-                stack.extend(op.control_inputs)
+        keep = reachable_ops(self.fetches + self.feeds)
         ops = self.graph._ops
         if len(keep) < len(ops):
             dropped = [op for op in ops if op not in keep]
@@ -294,50 +248,3 @@ def _add(graph, op_def, name, inputs, attrs, specs, traceback, device, control):
     graph._names_in_use.setdefault(name.lower(), 1)  # counts are >= 1
     return op
 
-
-def _needed(fetches, fed):
-    """Source ops the fetches depend on (stopping at fed tensors), in dependency order:
-    creation order, unless a late control input demands a topological order."""
-    needed, stack = set(), []
-    for e in fetches:
-        if isinstance(e, Tensor):
-            if id(e) not in fed:
-                stack.append(e.op)
-        elif not _all_fed(e, fed):
-            stack.append(e)
-    while stack:
-        op = stack.pop()
-        if op in needed:
-            continue
-        needed.add(op)
-        for t in op.inputs:
-            if t.op not in needed and (not fed or id(t) not in fed):
-                stack.append(t.op)
-        if op.control_inputs:
-            stack.extend(c for c in op.control_inputs if not _all_fed(c, fed))
-    ops = sorted(needed, key=_creation_id)
-    in_order = True
-    for op in ops:
-        me = op._id
-        for t in op.inputs:
-            if t.op._id >= me and (not fed or id(t) not in fed):
-                in_order = False
-                break
-        if in_order and op.control_inputs:
-            in_order = all(c._id < me for c in op.control_inputs if not _all_fed(c, fed))
-        if not in_order:
-            break
-    if in_order:
-        return ops
-    deps = {id(op): [t.op for t in op.inputs if id(t) not in fed]
-            + [c for c in op.control_inputs if not _all_fed(c, fed)] for op in ops}
-    return topological_order(ops, deps)
-
-
-def _creation_id(op):
-    return op._id
-
-
-def _all_fed(op, fed):
-    """True for an op whose every output is fed: it counts as having run."""
-    return bool(op.outputs) and all(id(t) in fed for t in op.outputs)

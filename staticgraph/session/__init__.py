@@ -1,4 +1,7 @@
-"""session: running graphs. ``Session``, feeds and fetches, compiled plans, variable state."""
+"""session: running graphs. ``Session``, feeds and fetches, variable state; one
+:class:`~.schedule.Schedule` per (fetches, feeds) signature, run by a backend
+(:mod:`.backends`: numpy or onnxruntime); the ONNX lowering of a schedule
+(:mod:`.onnx_lowering`)."""
 
 from .config import (ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata,
                      RunOptions)

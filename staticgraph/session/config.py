@@ -6,8 +6,8 @@ raises, so a typo does not pass silently.
 
 from __future__ import annotations
 
-__all__ = ["ConfigProto", "Experimental", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunOptions",
-           "RunMetadata"]
+__all__ = ["ConfigProto", "Experimental", "GPUOptions", "GraphOptions", "OptimizerOptions",
+           "RunOptions", "RunMetadata"]
 
 
 class _Options:
@@ -63,11 +63,11 @@ class ConfigProto(_Options):
     """Session configuration (TF1's ``tf.ConfigProto``)."""
 
     Experimental = Experimental
-    _fields = {"experimental": Experimental, "log_device_placement": False, "allow_soft_placement": False,
-               "device_count": dict, "intra_op_parallelism_threads": 0,
-               "inter_op_parallelism_threads": 0, "gpu_options": GPUOptions,
-               "graph_options": GraphOptions, "operation_timeout_in_ms": 0,
-               "use_per_session_threads": False}
+    _fields = {"experimental": Experimental, "log_device_placement": False,
+               "allow_soft_placement": False, "device_count": dict,
+               "intra_op_parallelism_threads": 0, "inter_op_parallelism_threads": 0,
+               "gpu_options": GPUOptions, "graph_options": GraphOptions,
+               "operation_timeout_in_ms": 0, "use_per_session_threads": False}
 
 
 class RunOptions(_Options):

@@ -17,7 +17,7 @@ class Runtime:
     Attributes:
         variables: variable op name -> current numpy value.
         rngs: random op name -> ``[key, next execution counter]``: the state of the op's
-            counter-based stream (:mod:`staticgraph.ops.random_bits`), shared by both
+            counter-based stream (:mod:`staticgraph.ops.random.random_bits`), shared by both
             backends.
         update_lock: taken by kernels that read and then write a variable.
     """
@@ -64,8 +64,8 @@ class Runtime:
 
     def random_feeds(self, streams):
         """``[(input name, int64 scalar array)]`` feeding one execution of each random op
-        of ``streams`` (from :func:`staticgraph.ops.random_bits.stream_inputs`): its key and its counter, which
-        then advances."""
+        of ``streams`` (from :func:`staticgraph.ops.random.random_bits.stream_inputs`): its
+        key and its counter, which then advances."""
         feeds = []
         for name, seed_pair, key_input, counter_input in streams:
             key, counter = self.next_random(name, seed_pair)

@@ -4,26 +4,26 @@ from __future__ import annotations
 
 import itertools
 import os
-import sys
 import threading
-import warnings
 
 from ..graphlib import Graph, Tensor, get_default_graph
 from ..graphlib.default_session import (get_default_session, pop_default_session,
                                         push_default_session, session_as_default)
+from ..graphlib.graph import collector_paused
+from ..optimizer import DEFAULT_LEVEL, LEVELS, Report
+from .backends import BACKENDS, backend_class
 from .fetches import fetch_key
-from .plan import Plan
-from .runtime import Runtime
+from .ort_device import normalize_device
+from .schedule import Schedule
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
 
 # Compiled plans a session keeps, in bytes: an estimate of each plan's memory (its
-# folded constants and generated code, or its ONNX model, onnxruntime session and
-# variable buffers). Past it, the least recently used plans are dropped.
+# constants and generated code, or its ONNX model, onnxruntime session and variable
+# buffers). Past it, the least recently used plans are dropped.
 PLAN_CACHE_BYTES = 1 << 30
 
-
-BACKENDS = ("numpy", "onnxruntime")
+# The backend of sessions that name none (``BACKENDS`` lists them all).
 DEFAULT_BACKEND = os.environ.get("STATICGRAPH_BACKEND", "numpy")
 
 
@@ -45,7 +45,9 @@ class Session:
             back to the CPU with one ``DeviceFallbackWarning``.
 
     Each session has its own variable values and random streams. Each distinct
-    (fetches, feed keys) signature is compiled once into a flat :class:`Plan`.
+    (fetches, feed keys) signature is scheduled once (a
+    :class:`~staticgraph.session.schedule.Schedule`) and compiled by the backend into
+    a flat plan.
     Concurrent ``run`` calls from several threads are safe.
 
     Example:
@@ -66,12 +68,9 @@ class Session:
                                                                           optimizer_level)
         self.sess_str = target
         self.backend, self.device = _backend_settings(config, backend, device)
+        self._backend = backend_class(self.backend)()
         self._log_device_placement = bool(getattr(config, "log_device_placement", False))
-        if self.backend == "onnxruntime":
-            from .variable_store import VariableStore
-            self._runtime = Runtime(VariableStore())
-        else:
-            self._runtime = Runtime()
+        self._runtime = self._backend.new_runtime()
         # (fetch key, feed keys) -> [run function, last use tick, estimated bytes]
         self._plans = {}
         self._plan_bytes = 0
@@ -139,25 +138,16 @@ class Session:
         feed_list = tuple(feed_list or ())
         return self._new_plan(fetches, feed_list)[0]
 
+    def _schedule(self, fetches, feed_keys):
+        """The schedule of this signature (optimized at the session's level)."""
+        with collector_paused():  # scheduling a large graph allocates much at once
+            return Schedule.for_signature(self.graph, fetches, feed_keys, self.optimizer_level,
+                                          self._optimizer_flags)
+
     def _new_plan(self, fetches, feed_keys):
         """``(run function, estimated bytes)`` of a new plan for this signature, on this
         session's backend."""
-        if self.backend == "onnxruntime":
-            from ..export.onnx import OnnxExportError
-            from .ort_plan import OrtPlan
-            try:
-                plan = OrtPlan(self, fetches, feed_keys)
-            except OnnxExportError as exc:
-                if exc.op is None or exc.op.op_def.onnx is not None:
-                    raise
-                _warn_numpy_fallback(exc)
-                plan = Plan(self, fetches, feed_keys)
-                return (_numpy_plan_beside_device(plan, self._runtime.variables),
-                        plan.memory_estimate())
-            return plan.fn, plan.memory_estimate()
-        plan = Plan(self, fetches, feed_keys)
-        if self._log_device_placement:
-            _log_numpy_placement(plan.ops, plan._origin)
+        plan = self._backend.compile(self, self._schedule(fetches, feed_keys))
         return plan.fn, plan.memory_estimate()
 
     def _compile(self, key, fetches):
@@ -216,23 +206,18 @@ class Session:
         its reason and the user lines involved. ``feed_dict`` (values ignored) names
         the fed tensors, as feeds change what can be folded.
         """
-        plan = Plan(self, fetches, tuple(feed_dict or ()))
-        if plan.report is None:
-            from ..optimizer import Report
+        schedule = self._schedule(fetches, tuple(feed_dict or ()))
+        if schedule.report is None:
             report = Report(0)
             report.ops_before = len(self.graph.get_operations())
-            report.ops_after = len(plan.ops)
+            report.ops_after = len(schedule.ops)
             return report
-        return plan.report
+        return schedule.report
 
     def plan_source(self, fetches, feed_keys=()):
         """The generated Python source of the plan for this signature (for reading); on the
         onnxruntime backend, the ONNX model in onnx's text syntax."""
-        if self.backend == "onnxruntime":
-            import onnx
-            from .ort_plan import OrtPlan
-            return onnx.printer.to_text(OrtPlan(self, fetches, tuple(feed_keys)).model)
-        return Plan(self, fetches, tuple(feed_keys)).source
+        return self._backend.plan_source(self, self._schedule(fetches, tuple(feed_keys)))
 
     # -------------------------------------------------------------- lifecycle
     def close(self):
@@ -276,12 +261,8 @@ class Session:
 
     def list_devices(self):
         """The devices this session can place ops on."""
-        devices = [_Device("/job:localhost/replica:0/task:0/device:CPU:0", "CPU")]
-        if self.backend == "onnxruntime" and self.device != "cpu":
-            from .ort_device import cuda_status
-            if cuda_status()[0]:
-                devices.append(_Device("/job:localhost/replica:0/task:0/device:GPU:0", "GPU"))
-        return devices
+        return [_Device(f"/job:localhost/replica:0/task:0/device:{kind}:0", kind)
+                for kind in self._backend.device_types(self)]
 
     def __repr__(self):
         state = "closed" if self._closed else "open"
@@ -328,7 +309,6 @@ class InteractiveSession(Session):
         super().close()
 
 
-
 def _optimizer_settings(config, level):
     """The optimizer level and pass flags from ``optimizer_level=`` or a ConfigProto.
 
@@ -337,7 +317,6 @@ def _optimizer_settings(config, level):
     and CSE only). ``do_constant_folding`` and ``do_common_subexpression_elimination``
     switch those passes off.
     """
-    from ..optimizer import DEFAULT_LEVEL, LEVELS
     flags = {"constant_folding": True, "cse": True}
     options = getattr(getattr(config, "graph_options", None), "optimizer_options", None)
     if options is not None:
@@ -355,22 +334,21 @@ def _optimizer_settings(config, level):
 
 def _backend_settings(config, backend, device):
     """``(backend, device)`` from the arguments, else the ConfigProto, else defaults."""
-    from .ort_device import normalize_device
     if backend is None:
         executor = getattr(getattr(config, "experimental", None), "executor_type", "") or ""
         backend = {"": DEFAULT_BACKEND, "DEFAULT": DEFAULT_BACKEND}.get(executor.upper(),
                                                                         executor)
     backend = str(backend).lower()
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    devices = backend_class(backend).devices
     device = normalize_device(device)
     if device is None and config is not None:
         count = getattr(config, "device_count", None) or {}
         if count.get("GPU", count.get("gpu")) == 0:
             device = "cpu"
-    if device == "cuda" and backend == "numpy":
-        raise ValueError("device='cuda' needs backend='onnxruntime' (the numpy backend runs "
-                         "on the CPU)")
+    if device is not None and device not in devices:
+        able = [name for name, cls in BACKENDS.items() if device in cls.devices]
+        raise ValueError(f"device={device!r} needs backend={' or '.join(map(repr, able))} "
+                         f"(the {backend} backend runs on {', '.join(devices)})")
     return backend, device
 
 
@@ -390,41 +368,3 @@ def _check_feed_dict(feed_dict):
     raise TypeError(f"feed_dict must be a dict mapping tensors (or tensor names) to values, "
                     f"like {{x: value}} (TF1: 'input must be a dictionary'), but got a "
                     f"{type(feed_dict).__name__}: {text}.{hint}")
-
-
-_fallback_warned = set()
-
-
-def _warn_numpy_fallback(exc):
-    op = exc.op
-    if op.type in _fallback_warned:
-        return
-    _fallback_warned.add(op.type)
-    warnings.warn(f"staticgraph: {op.type} ops have no ONNX lowering "
-                  f"({op.op_def.onnx_unsupported}); runs that need them (first: op "
-                  f"'{op.name}' declared at {op.user_location}) run on the numpy backend.",
-                  RuntimeWarning, stacklevel=5)
-
-
-def _numpy_plan_beside_device(plan, store):
-    """A numpy plan in an onnxruntime session: variables it writes in place lose their
-    device copies after each run."""
-    fn, written = plan.fn, plan.written
-    if not written:
-        return fn
-
-    def run(*feeds):
-        try:
-            return fn(*feeds)
-        finally:
-            store.host_written(written)
-    return run
-
-
-def _log_numpy_placement(ops, origin):
-    for op in ops:
-        if op.op_def.is_variable or op.op_def.must_feed:
-            continue
-        user = origin(op)
-        print(f"{user.name}: ({user.type}): /job:localhost/replica:0/task:0/device:CPU:0",
-              file=sys.stderr)

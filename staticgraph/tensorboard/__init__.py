@@ -20,6 +20,7 @@ from ..graphlib.graph import GraphKeys as _GraphKeys
 from ..ops.summary import summary_ops as _summary_ops
 from ..ops.convert import constant as _constant, convert_to_tensor as _convert
 from ..ops.apply import apply_op as _apply_op
+from ..ops.summary.encode import require_protos as _require_protos
 from ..ops.summary.summary_ops import (histogram, image, merge, merge_all, scalar, tensor_summary,
                                        text)
 from .graph_proto import graph_to_proto
@@ -38,8 +39,7 @@ _PROTO_CLASSES = {"Summary": "summary_pb2", "SummaryDescription": "summary_pb2",
 def __getattr__(name):
     """The protobuf classes (``tf.summary.Summary`` ...), imported on first use."""
     if name in _PROTO_CLASSES:
-        from ..ops.summary.encode import require_protos
-        return getattr(getattr(require_protos(), _PROTO_CLASSES[name]), name)
+        return getattr(getattr(_require_protos(), _PROTO_CLASSES[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

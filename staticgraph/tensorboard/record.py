@@ -50,7 +50,10 @@ _crc32c_fast = _load_fast()
 
 
 def crc32c(data: bytes, crc: int = 0) -> int:
-    """CRC-32C of ``data`` (continuing from ``crc``), e.g. ``crc32c(b"123456789") == 0xE3069283``."""
+    """CRC-32C of ``data`` (continuing from ``crc``).
+
+    Example: ``crc32c(b"123456789") == 0xE3069283``.
+    """
     if _crc32c_fast is not None and len(data) > 64:
         return _crc32c_fast(data, crc)
     return _crc32c_python(data, crc)

@@ -22,9 +22,9 @@ import os
 from .. import file_io
 from ..export.graph_file import graph_file_paths
 from .checkpoint_format import (DATA_SUFFIX, INDEX_SUFFIX, MAX_HEADER_BYTES, MAX_TENSORS,
-                                CheckpointReader, NewCheckpointReader, NotACheckpointError,
-                                checkpoint_exists, data_file_path, is_own_checkpoint,
+                                NotACheckpointError, checkpoint_exists, data_file_path,
                                 write_checkpoint)
+from .checkpoint_reader import CheckpointReader, NewCheckpointReader, is_own_checkpoint
 from .checkpoint_state import (STATE_FILE_LIMIT, CheckpointState,
                                generate_checkpoint_state_proto, get_checkpoint_state,
                                latest_checkpoint, update_checkpoint_state)

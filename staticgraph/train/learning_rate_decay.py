@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from ..graphlib import Tensor, name_scope
+from ..graphlib import Tensor, dtypes, name_scope
 from ..ops.math import binary as _binary
 from ..ops.math import compare as _compare
 from ..ops.math import misc as _misc
@@ -74,7 +74,6 @@ def piecewise_constant(x, boundaries, values, name=None):
             b = b if isinstance(b, Tensor) else convert_to_tensor(
                 b, dtype=x.dtype if _int_fits(b, x) else None)
             if b.dtype is not x.dtype:
-                from ..graphlib import dtypes
                 if b.dtype is dtypes.int32 and x.dtype is dtypes.int64:
                     b = _misc.cast(b, x.dtype)
                 else:

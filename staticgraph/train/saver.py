@@ -2,13 +2,13 @@
 
 Values are read from and written to the session's variable store directly, so saving
 and restoring add nothing to the graph. Files are described in
-:mod:`staticgraph.train.checkpoint_management`.
+:mod:`staticgraph.train.checkpoint_management`; a Saver's settings (``SaverDef``) in
+:mod:`.saver_settings`.
 """
 
 from __future__ import annotations
 
 import inspect
-import math
 import numbers
 import os
 import time
@@ -17,108 +17,16 @@ import warnings
 import numpy as np
 
 from .. import errors
-from ..graphlib import GraphKeys, Tensor, get_default_graph
-from ..ops.state.variables import Variable
+from ..graphlib import GraphKeys, get_default_graph
+from ..session import Session
 from . import checkpoint_management as _cm
 from .checkpoint_format import not_a_checkpoint_error
 from .checkpoint_state import quote_path
+from .meta_graph_file import export_meta_graph
+from .saver_settings import (SaverDef, checked_hours, checked_max_to_keep, variable_tensor,
+                             variables_by_checkpoint_name)
 
-__all__ = ["Saver", "SaverDef"]
-
-
-class SaverDef:
-    """A Saver's settings (TF1's ``SaverDef`` proto), as plain JSON-friendly values.
-
-    ``variables`` maps checkpoint names to variable op names, so a Saver rebuilt from
-    a meta graph saves the same variables under the same names.
-    """
-
-    V1, V2 = 1, 2
-    _FIELDS = ("filename_tensor_name", "save_tensor_name", "restore_op_name", "max_to_keep",
-               "sharded", "keep_checkpoint_every_n_hours", "version", "variables")
-
-    def __init__(self, filename_tensor_name="save/Const:0",
-                 save_tensor_name="save/control_dependency:0",
-                 restore_op_name="save/restore_all", max_to_keep=5, sharded=False,
-                 keep_checkpoint_every_n_hours=10000.0, version=2, variables=None):
-        self.filename_tensor_name = filename_tensor_name
-        self.save_tensor_name = save_tensor_name
-        self.restore_op_name = restore_op_name
-        self.max_to_keep = max_to_keep
-        self.sharded = sharded
-        self.keep_checkpoint_every_n_hours = keep_checkpoint_every_n_hours
-        self.version = version
-        self.variables = dict(variables or {})
-
-    def to_dict(self):
-        """The settings as a dict of JSON values."""
-        return {f: getattr(self, f) for f in self._FIELDS}
-
-    @classmethod
-    def from_dict(cls, data):
-        """Rebuild from :meth:`to_dict`'s output (unknown keys are refused)."""
-        unknown = set(data) - set(cls._FIELDS)
-        if unknown:
-            raise ValueError(f"Unknown SaverDef fields: {sorted(unknown)}")
-        return cls(**data)
-
-    def __eq__(self, other):
-        return isinstance(other, SaverDef) and self.to_dict() == other.to_dict()
-
-    def __repr__(self):
-        return f"SaverDef({self.to_dict()!r})"
-
-
-def _checked_max_to_keep(value, where):
-    """``max_to_keep`` as an int >= 0 (None means 0: keep every checkpoint)."""
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{where} must be an int or None, got {value!r:.40}")
-    if value < 0:
-        raise ValueError(f"{where} must be >= 0 (0 or None keeps every checkpoint), got "
-                         f"{int(value)}: a negative value would delete each checkpoint as "
-                         f"soon as it is written")
-    return int(value)
-
-
-def _checked_hours(value, where):
-    """``keep_checkpoint_every_n_hours`` as a float (not NaN)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{where} must be a number, got {value!r:.40}")
-    if math.isnan(value):
-        raise ValueError(f"{where} must be a number, got NaN")
-    return float(value)
-
-
-def _variable_tensor(var):
-    """The ``VariableV2`` output tensor of a Variable (or of a variable tensor)."""
-    if isinstance(var, Variable):
-        return var._variable
-    if isinstance(var, Tensor) and getattr(var.op.op_def, "is_variable", False):
-        return var
-    raise TypeError(f"Variable to save is not a Variable: {var!r}")
-
-
-def _var_map(var_list):
-    """``{checkpoint name: variable tensor}`` from a list or dict of variables."""
-    if isinstance(var_list, dict):
-        out = {}
-        for name, var in var_list.items():
-            if not isinstance(name, str):
-                raise TypeError(f"var_list keys must be strings, got {name!r}")
-            out[name] = _variable_tensor(var)
-        return out
-    out = {}
-    for var in var_list:
-        tensor = _variable_tensor(var)
-        name = tensor.op.name
-        if name in out:
-            if out[name] is tensor:
-                continue  # the same variable listed twice (e.g. in two collections)
-            raise ValueError(f"At least two variables have the same name: {name}")
-        out[name] = tensor
-    return out
+__all__ = ["Saver", "SaverDef"]   # SaverDef lives in .saver_settings
 
 
 class Saver:
@@ -178,8 +86,8 @@ class Saver:
             keep_checkpoint_every_n_hours = saver_def.keep_checkpoint_every_n_hours
             sharded, write_version = saver_def.sharded, saver_def.version
             where, hours_where = "saver_def.max_to_keep", "saver_def." + hours_where
-        max_to_keep = _checked_max_to_keep(max_to_keep, where)
-        keep_checkpoint_every_n_hours = _checked_hours(keep_checkpoint_every_n_hours,
+        max_to_keep = checked_max_to_keep(max_to_keep, where)
+        keep_checkpoint_every_n_hours = checked_hours(keep_checkpoint_every_n_hours,
                                                        hours_where)
         self._var_list = var_list
         self._reshape = reshape
@@ -213,12 +121,12 @@ class Saver:
         graph = get_default_graph()
         given = self._given_saver_def
         if self._var_list is not None:
-            var_map = _var_map(self._var_list)
+            var_map = variables_by_checkpoint_name(self._var_list)
         elif given is not None and given.variables:
             var_map = {}
             for ckpt_name, op_name in given.variables.items():
                 try:
-                    var_map[ckpt_name] = _variable_tensor(graph.get_tensor_by_name(
+                    var_map[ckpt_name] = variable_tensor(graph.get_tensor_by_name(
                         op_name + ":0"))
                 except (KeyError, TypeError, ValueError):
                     raise ValueError(f"saver_def variable {ckpt_name!r:.80} names "
@@ -227,14 +135,14 @@ class Saver:
         else:
             found = (graph.get_collection(GraphKeys.GLOBAL_VARIABLES)
                      + graph.get_collection(GraphKeys.SAVEABLE_OBJECTS))
-            var_map = _var_map(found)
+            var_map = variables_by_checkpoint_name(found)
         if not var_map and not self._allow_empty:
             raise ValueError("No variables to save")
         graphs = {id(t.graph): t.graph for t in var_map.values()}
         if len(graphs) > 1:
             raise ValueError("The variables to save belong to different graphs: "
                              + ", ".join(g.describe() for g in graphs.values()))
-        for name, tensor in var_map.items():
+        for tensor in var_map.values():
             if tensor.dtype.name == "string":
                 raise TypeError(f"Saver cannot save string variable '{tensor.op.name}': "
                                 f"checkpoints hold numeric and bool tensors")
@@ -252,7 +160,6 @@ class Saver:
         return self.saver_def
 
     def _check_session(self, sess):
-        from ..session import Session
         if not isinstance(sess, Session):
             raise TypeError(f"'sess' must be a Session; {sess!r}")
         sess._check_open()
@@ -359,7 +266,6 @@ class Saver:
 
         Returns what ``tf.train.export_meta_graph`` returns.
         """
-        from .meta_graph import export_meta_graph
         self.build()
         wanted = {"saver_def": self.saver_def, "collection_list": collection_list,
                   "as_text": as_text, "graph": self._graph, "export_scope": export_scope,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-from staticgraph.graphlib.graph_def_attrs import _Decoder, _Encoder
+from staticgraph.graphlib.graph_def_attrs import AttrDecoder, AttrEncoder
 from staticgraph.graphlib.graph_def_format import MAX_DEPTH, InvalidGraphDefError
 
 
@@ -20,8 +20,8 @@ from staticgraph.graphlib.graph_def_format import MAX_DEPTH, InvalidGraphDefErro
     np.float32(2.5), np.int64(-3),
 ])
 def test_attr_values_roundtrip(value):
-    enc = _Encoder(1024).attr(value, "t")
-    back = _Decoder({}).attr(json.loads(json.dumps(enc)), "t")
+    enc = AttrEncoder(1024).attr(value, "t")
+    back = AttrDecoder({}).attr(json.loads(json.dumps(enc)), "t")
     assert type(back) is type(value)
     if isinstance(value, tf.TensorShape):
         assert back.raw == value.raw
@@ -30,9 +30,9 @@ def test_attr_values_roundtrip(value):
 
 
 def test_nan_attr_roundtrips_through_strict_json():
-    enc = _Encoder(1024).attr(float("nan"), "t")
+    enc = AttrEncoder(1024).attr(float("nan"), "t")
     text = json.dumps(enc, allow_nan=False)
-    assert np.isnan(_Decoder({}).attr(json.loads(text), "t"))
+    assert np.isnan(AttrDecoder({}).attr(json.loads(text), "t"))
 
 
 @pytest.mark.parametrize("arr", [
@@ -41,25 +41,25 @@ def test_nan_attr_roundtrips_through_strict_json():
     np.array(["a", b"b\x00"], dtype=object), np.array([np.nan, -np.inf], dtype=np.float16),
 ])
 def test_arrays_roundtrip_inline(arr):
-    enc = _Encoder(1 << 20).attr(arr, "t")
+    enc = AttrEncoder(1 << 20).attr(arr, "t")
     assert "ref" not in enc["array"]
-    back = _Decoder({}).attr(json.loads(json.dumps(enc)), "t")
+    back = AttrDecoder({}).attr(json.loads(json.dumps(enc)), "t")
     assert back.dtype == arr.dtype and back.shape == arr.shape and not back.flags.writeable
     np.testing.assert_array_equal(back, arr)
 
 
 def test_large_arrays_go_to_sidecar_tensors():
     arr = np.arange(4096, dtype=np.float64)
-    enc = _Encoder(1024)
+    enc = AttrEncoder(1024)
     spec = enc.attr(arr, "t")["array"]
     assert spec["ref"] in enc.tensors and "b64" not in spec
-    back = _Decoder(enc.tensors).attr({"array": spec}, "t")
+    back = AttrDecoder(enc.tensors).attr({"array": spec}, "t")
     np.testing.assert_array_equal(back, arr)
 
 
 def test_unserialisable_attr_is_a_clear_type_error():
     with pytest.raises(TypeError, match="cannot be written"):
-        _Encoder(1024).attr(object(), "op 'x' attr 'f'")
+        AttrEncoder(1024).attr(object(), "op 'x' attr 'f'")
 
 
 @pytest.mark.parametrize("enc", [
@@ -76,7 +76,7 @@ def test_unserialisable_attr_is_a_clear_type_error():
 ])
 def test_bad_attr_encodings_are_refused(enc):
     with pytest.raises(InvalidGraphDefError):
-        _Decoder({}).attr(enc, "t")
+        AttrDecoder({}).attr(enc, "t")
 
 
 def test_deep_attr_nesting_is_refused():
@@ -84,4 +84,4 @@ def test_deep_attr_nesting_is_refused():
     for _ in range(MAX_DEPTH + 2):
         enc = {"list": [enc]}
     with pytest.raises(InvalidGraphDefError, match="nested"):
-        _Decoder({}).attr(enc, "t")
+        AttrDecoder({}).attr(enc, "t")

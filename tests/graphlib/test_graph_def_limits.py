@@ -10,8 +10,8 @@ import pytest
 
 import staticgraph as tf
 from staticgraph.graphlib import graph_def_checks
-from staticgraph.graphlib.graph_def_attrs import _Decoder
-from staticgraph.graphlib.graph_def_format import (MAX_LIST, InvalidGraphDefError, _short,
+from staticgraph.graphlib.graph_def_attrs import AttrDecoder
+from staticgraph.graphlib.graph_def_format import (MAX_LIST, InvalidGraphDefError, short_repr,
                                                    content_digest, parse_json)
 
 HEADER = {"format": "staticgraph.GraphDef", "version": 1}
@@ -64,12 +64,12 @@ def test_checksum_of_deep_json_is_data_loss_not_recursion_error():
 ])
 def test_attribute_values_beyond_limits_are_refused(value, match):
     with pytest.raises(InvalidGraphDefError, match=match):
-        _Decoder({}).attr(value, "t")
+        AttrDecoder({}).attr(value, "t")
 
 
 def test_bool_arrays_hold_only_true_and_false():
     # byte 2 is not a valid numpy bool: it is read as True (1), as any nonzero byte
-    arr = _Decoder({}).attr({"array": {"dtype": "bool", "shape": [3], "b64": "AAIB"}}, "t")
+    arr = AttrDecoder({}).attr({"array": {"dtype": "bool", "shape": [3], "b64": "AAIB"}}, "t")
     assert arr.dtype == np.bool_ and arr.view(np.uint8).tolist() == [0, 1, 1]
 
 
@@ -77,8 +77,8 @@ def test_messages_show_hostile_values_briefly():
     deep = []
     for _ in range(100_000):
         deep = [deep]
-    assert len(_short(deep)) <= 60
-    assert len(_short("x" * 10**7)) <= 60
+    assert len(short_repr(deep)) <= 60
+    assert len(short_repr("x" * 10**7)) <= 60
     data = _placeholder({"list": [{"list": deep}]})
     with pytest.raises(InvalidGraphDefError) as info:
         tf.import_graph_def(data)

@@ -125,3 +125,25 @@ def test_register_tensor_conversion_function():
         Celsius, lambda value, dtype=None, name=None: tf.constant(value.degrees, dtype=dtype))
     t = tf.convert_to_tensor(Celsius(21.5))
     assert t.dtype is tf.float32 and value_of(t) == 21.5
+
+
+def test_a_conversion_function_may_decline_with_not_implemented():
+    """TF1's protocol: NotImplemented passes the value on to the next rule (the
+    autopacking of nested lists that ops.array.combine registers works this way)."""
+    class Reading(list):
+        pass
+
+    declined = []
+
+    def only_long(value, dtype=None, name=None):
+        if len(value) < 3:
+            declined.append(value)
+            return NotImplemented
+        return tf.constant(sum(value), dtype=dtype)
+
+    tf.register_tensor_conversion_function(Reading, only_long)
+    assert value_of(tf.convert_to_tensor(Reading([1, 2, 3]))) == 6
+    short = tf.convert_to_tensor(Reading([1, 2]))          # a plain list constant
+    assert value_of(short).tolist() == [1, 2] and len(declined) == 1
+    packed = tf.convert_to_tensor(Reading([tf.constant(1.0), 2.0]))   # autopacking
+    assert packed.op.type == "Pack" and value_of(packed).tolist() == [1.0, 2.0]

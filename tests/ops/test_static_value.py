@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import time
+import weakref
 
 import numpy as np
 import pytest
@@ -169,3 +171,23 @@ def test_reshape_by_a_deep_chain_of_concatenations_is_linear():
         with tf.Session() as sess:
             value = np.arange(6, dtype=np.float32).reshape(2, 3)
             np.testing.assert_array_equal(sess.run(y, {x: value}), value)
+
+
+def test_fold_state_belongs_to_each_graph_and_goes_with_it():
+    """Known values and the fold budget live on the graph (no module-level caches):
+    another graph starts with an empty cache, and a dropped graph frees its own."""
+    g1, g2 = tf.Graph(), tf.Graph()
+    with g1.as_default():
+        t = tf.reshape(tf.constant([[1, 2], [3, 4]]), [4])
+        np.testing.assert_array_equal(constant_value(t), [1, 2, 3, 4])
+    cache = static_value.fold_cache(g1)
+    assert cache is static_value.fold_cache(g1)
+    assert t.op in cache.known and cache.spent > 0
+    fresh = static_value.fold_cache(g2)
+    assert fresh is not cache and not fresh.known and fresh.spent == 0
+    assert not any(isinstance(v, (dict, weakref.WeakKeyDictionary))
+                   for k, v in vars(static_value).items() if not k.startswith("__"))
+    watch = weakref.ref(g1)
+    del g1, t, cache
+    gc.collect()
+    assert watch() is None   # nothing outside the graph holds it (or its cache)

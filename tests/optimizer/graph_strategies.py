@@ -43,7 +43,7 @@ UNARY = {
     "square": tf.square,
     "abs": tf.abs,
     "negative": tf.negative,
-    "neg_neg": lambda x: -(-x),
+    "neg_neg": lambda x: -(-x),   # noqa: B002 (two Neg ops, on purpose)
     "sin": tf.sin,
     "exp_tanh": lambda x: tf.exp(tf.tanh(x)),
     "log1p_abs": lambda x: tf.log1p(tf.abs(x)),

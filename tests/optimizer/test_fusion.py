@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
+from staticgraph.graphlib.op_def import get_op_def
 from staticgraph.optimizer import optimize_signature
 from staticgraph.optimizer.cse import eliminate_common_subexpressions
-from staticgraph.optimizer.fusion import fuse
+from staticgraph.optimizer.fusion import elementwise_rule, fuse
 from staticgraph.optimizer.working_graph import WorkingGraph
 
 R = np.random.default_rng(5)
@@ -261,6 +262,27 @@ def test_elementwise_fusion_with_int_dtype():
         y = tf.maximum(x * 3 - 7, -4) + tf.abs(x)
     assert "FusedElementwise" in types_after(g, [y], [x])[1]
     out = run_levels(g, y, {x: np.arange(-5, 6, dtype=np.int32)})
+    assert_bitwise(out[0], out[2])
+
+
+def test_which_ops_fuse_is_read_from_their_definitions():
+    """An op joins when its definition states ufunc steps (TruncateMod's ``np.fmod``,
+    for floats only: its integer kernel also checks the divisor)."""
+    assert elementwise_rule(get_op_def("TruncateMod")) == ((("fmod", (0, 1)),), False)
+    assert elementwise_rule(get_op_def("Rsqrt"))[0] == (("sqrt", (0,)),
+                                                         ("reciprocal", ("prev",)))
+    assert elementwise_rule(get_op_def("Less")) is None       # bool results never fuse
+    assert elementwise_rule(get_op_def("Sigmoid")) is None    # no ufunc steps stated
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float64, [None])
+        y = tf.truncatemod(tf.exp(x), tf.constant(0.75, tf.float64)) * 3.0
+        i = tf.placeholder(tf.int32, [None])
+        k = tf.truncatemod(i * 3, 5) + 1           # integers: the divisor check stays
+    types = types_after(g, [y], [x])[1]
+    assert types == {"Placeholder": 1, "FusedElementwise": 1}
+    assert "TruncateMod" in types_after(g, [k], [i])[1]
+    out = run_levels(g, [y, k], {x: R.standard_normal(7), i: np.arange(-3, 4, dtype=np.int32)})
     assert_bitwise(out[0], out[2])
 
 

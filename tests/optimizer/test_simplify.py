@@ -9,7 +9,7 @@ import pytest
 
 import staticgraph as tf
 from staticgraph.optimizer import optimize_signature
-from staticgraph.optimizer.simplify import simplify
+from staticgraph.optimizer.simplify import RULES, simplify
 from staticgraph.optimizer.working_graph import WorkingGraph
 from staticgraph.ops.math.broadcast_grad import sum_to_shape
 from staticgraph.ops.apply import apply_op
@@ -144,15 +144,15 @@ def test_int_add_sub_zero():
 # ---------------------------------------------------------------- --x, identities
 def test_double_negation():
     x = xf()
-    y3 = -(-(-x))
+    y3 = -(-(-x))  # noqa: B002 - a triple negation, on purpose
     y4 = -y3
     types, edits, _ = simplified([y3, y4], [x])
     assert types.count("Neg") == 1
     check_levels([y3, y4], {x: EDGES})
     i = tf.placeholder(tf.int32, [2], name="i")
-    types, _, _ = simplified(-(-i), [i])
+    types, _, _ = simplified(-(-i), [i])  # noqa: B002
     assert types == ["Placeholder"]
-    check_levels(-(-i), {i: np.array([-2**31, 5], np.int32)})
+    check_levels(-(-i), {i: np.array([-2**31, 5], np.int32)})  # noqa: B002
 
 
 def test_identity_stop_gradient_and_noop_cast():
@@ -379,6 +379,18 @@ def test_new_ops_know_their_user_line():
     for op in working.ops():
         assert working.origin(op).graph is tf.get_default_graph()
         assert working.origin(op).traceback is not None
+
+
+# ------------------------------------------------------------------- the rules' arguments
+@pytest.mark.parametrize("rule", sorted({r for rules in RULES.values() for r in rules},
+                                        key=lambda r: r.__name__),
+                         ids=lambda r: r.__name__)
+def test_every_rule_states_why_it_is_exact(rule):
+    """Each rule carries its exactness argument in its own docstring (not elsewhere)."""
+    doc = rule.__doc__ or ""
+    assert "->" in doc, f"{rule.__name__}: the rewrite is not stated"
+    assert "Exact" in doc, f"{rule.__name__}: no exactness argument"
+    assert not rule.__name__.startswith("_"), "rules are named for what they do"
 
 
 # ------------------------------------------------------------------- big graphs

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import staticgraph as tf
-from staticgraph.session import plan as plan_module
+from staticgraph.session.backends import numpy_plan as plan_module
 
 
 @pytest.fixture(autouse=True)

@@ -87,6 +87,7 @@ def test_saver_and_numpy_side_see_device_values(g, tmp_path):
     np.testing.assert_allclose(sess.run(w), _numpy_sgd(xb, 2), rtol=1e-6)
 
 
+@pytest.mark.tensorboard   # the op without a lowering is a summary
 def test_ops_without_lowering_run_on_numpy_with_one_warning(g):
     x, w, loss, train = _sgd_graph()
     summary = tf.summary.scalar("loss", loss)
@@ -94,8 +95,9 @@ def test_ops_without_lowering_run_on_numpy_with_one_warning(g):
     sess = tf.Session(backend="onnxruntime", device="cpu")
     sess.run(w.initializer)
     sess.run(train, {x: xb})  # w now lives in onnxruntime
-    with pytest.warns(RuntimeWarning, match="ScalarSummary.*numpy backend"):
+    with pytest.warns(RuntimeWarning, match="ScalarSummary.*numpy backend") as record:
         blob, value = sess.run([summary, loss], {x: xb})
+    assert record[0].filename == __file__  # the warning points at the user's run
     assert isinstance(blob, bytes) and value > 0
     np.testing.assert_allclose(value, np.sum(np.square(xb @ _numpy_sgd(xb, 1))), rtol=1e-5)
 
@@ -237,6 +239,7 @@ def _alternate_paths(backend, tmp_path):
     return states
 
 
+@pytest.mark.tensorboard   # a summary makes a step fall back to numpy
 def test_scalar_variables_keep_their_shape_across_backends_paths(g, tmp_path):
     # restore -> train, summary -> train, numpy fallback -> train, host write -> train
     expected = _alternate_paths("numpy", tmp_path)

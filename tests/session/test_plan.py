@@ -21,13 +21,13 @@ def g():
 @pytest.fixture
 def compile_count(monkeypatch):
     calls = []
-    real = session_module.Plan
+    real = session_module.Session._new_plan
 
     def counting_plan(*args, **kwargs):
         calls.append(args[1:])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(session_module, "Plan", counting_plan)
+    monkeypatch.setattr(session_module.Session, "_new_plan", counting_plan)
     return calls
 
 
@@ -169,10 +169,21 @@ def test_ops_only_feeding_folded_constants_are_pruned(g):
     c = tf.constant(np.ones((2, 3), np.float32))
     hidden = tf.identity(c, name="hidden")
     s = tf.shape(hidden)                       # known while declaring: folded
-    with tf.Session(optimizer_level=0) as sess:  # the plan compiler alone
+    with tf.Session(optimizer_level=1) as sess:  # the optimizer folds, then prunes
         src = sess.plan_source(s)
-        assert f"k{hidden.op._id}" not in src
+        assert f"k{hidden.op._id}" not in src and f"k{s.op._id}" not in src
         assert sess.run(s).tolist() == [2, 3]
+
+
+def test_level_0_runs_the_graph_as_declared(g):
+    c = tf.constant(np.ones((2, 3), np.float32), name="c")
+    hidden = tf.identity(c, name="hidden")
+    s = tf.shape(hidden)                       # foldable, but level 0 rewrites nothing
+    with tf.Session(optimizer_level=0) as sess:
+        src = sess.plan_source(s)
+        assert f"k{hidden.op._id}(c{c.op._id})" in src and f"k{s.op._id}(" in src
+        assert sess.run(s).tolist() == [2, 3]
+        assert sess.explain(s).count() == 0
 
 
 def test_stateful_ops_behind_folded_constants_still_run(g):

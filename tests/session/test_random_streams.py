@@ -113,6 +113,7 @@ def test_every_random_op_draws_the_same_values_on_both_backends():
         assert not np.array_equal(numpy_runs[0][i], numpy_runs[1][i]), i
 
 
+@pytest.mark.tensorboard   # a summary makes a run fall back to numpy
 def test_runs_alternating_between_backends_continue_one_stream():
     # In an onnxruntime session, a signature with an op that has no ONNX lowering runs
     # on numpy; the random op it shares with an onnxruntime signature keeps one stream.

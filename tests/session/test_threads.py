@@ -230,7 +230,7 @@ def test_close_during_runs_gives_results_or_one_clear_error():
         sess.run([train, loss], {x: xb})  # compiled before the threads start
         started = threading.Barrier(5)
 
-        def work():
+        def work(sess=sess, train=train, loss=loss, x=x, xb=xb, started=started):
             started.wait(timeout=JOIN_TIMEOUT)
             while True:
                 try:

@@ -149,7 +149,7 @@ def test_large_constants_go_to_a_sidecar_and_load_back(tmp_path):
     assert "\n " in open(path).read()                    # as_text indents
     assert json.dumps(meta)                               # the returned one is self-contained
     for source in (path, meta):
-        with tf.Graph().as_default() as g:
+        with tf.Graph().as_default():
             import_meta_graph(source)
             with tf.Session() as s:
                 s.run(tf.global_variables_initializer())

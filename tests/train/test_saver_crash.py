@@ -117,7 +117,7 @@ def test_kill_9_during_saves_leaves_restorable_checkpoints(tmp_path):
 
     # A clean save in this process removes every orphan of the killed ones.
     with tf.Graph().as_default():
-        v = tf.Variable(np.zeros([128, 128], np.float32), name="v")
+        tf.Variable(np.zeros([128, 128], np.float32), name="v")
         saver = tf.train.Saver(max_to_keep=2)
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())

@@ -1,7 +1,13 @@
-"""array: ops that create, reshape, combine, slice, gather, scatter and select arrays,
-with the argument parsers they share (``shape_args``, ``index_args``) and their ONNX
-lowering helpers (``*_onnx``)."""
+"""array: ops that create, reshape, pad, combine, split, slice, gather, scatter and
+select arrays, with ``tensor[key]`` (``indexing``), the argument parsers and gradient shape
+arithmetic they share (``shape_args``, ``index_args``) and their ONNX lowering helpers
+(``*_onnx``)."""
 
-from . import combine, fill, gather, scatter, select, shape, slicing, transform
+from . import (combine, expand_squeeze, fill, gather, indexing, pad, scatter, select, shape,
+               slicing, split, transform)
 
-MODULES = (shape, fill, transform, combine, slicing, gather, scatter, select)
+__all__ = ["MODULES", "combine", "expand_squeeze", "fill", "gather", "indexing", "pad", "scatter",
+           "select", "shape", "slicing", "split", "transform"]
+
+MODULES = (shape, expand_squeeze, fill, transform, pad, combine, split, slicing, gather, scatter,
+           select)

@@ -1,39 +1,31 @@
-"""Combining and splitting tensors: concat, stack, unstack, split.
+"""Combining tensors and taking them apart again: concat, stack, unstack.
 
-Op types ``ConcatV2`` (axis as the last input, like TF1), ``Pack``, ``Unpack``,
-``Split`` and ``SplitV``. ``Pack`` and ``ConcatV2`` have static values when all
+Op types ``ConcatV2`` (axis as the last input, like TF1), ``Pack`` and ``Unpack``;
+``split`` is in :mod:`.split`. ``Pack`` and ``ConcatV2`` have static values when all
 their inputs do, so shapes built from them (``tf.stack([n, 3])``) stay known.
+Importing this module registers TF1's "autopacking" conversion: a nested list that
+holds tensors converts to a tensor through ``stack``.
 """
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ...graphlib import Dimension, Tensor, TensorShape, dtypes, name_scope
+from ...graphlib import Tensor, TensorShape, dtypes, name_scope
 from . import shape as _array_shape
 from . import shape_onnx as _onnx
 from . import slicing as _array_slice
 from ..core import basic_ops as _core_ops
 from ..math import binary as _math_binary
 from ..math import misc as _math_misc
-from ..convert import convert_to_tensor
+from ..convert import (contains_tensor, convert_to_tensor, is_tensor_like,
+                       register_tensor_conversion_function)
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import require_dtype
 from ..static_value import constant_value
-from .shape_args import fold
+from .shape_args import fold, scalar_axis
 
-__all__ = ["concat", "stack", "unstack", "split"]
-
-INDEX = (dtypes.int32, dtypes.int64)
-STATIC_LIMIT = 4096
-
-
-def _tensor_like(v) -> bool:
-    return isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor")
-
+__all__ = ["concat", "stack", "unstack"]
 
 def _same_dtype(values, op_type):
     first = values[0].dtype
@@ -46,10 +38,10 @@ def _same_dtype(values, op_type):
 
 def _convert_list(values, op_type):
     """Convert a list of values sharing one dtype, as TF1's op wrappers do."""
-    anchor = next((convert_to_tensor(v).dtype for v in values if _tensor_like(v)), None)
+    anchor = next((convert_to_tensor(v).dtype for v in values if is_tensor_like(v)), None)
     out = []
     for v in values:
-        if _tensor_like(v):
+        if is_tensor_like(v):
             out.append(convert_to_tensor(v))
         else:
             out.append(convert_to_tensor(v, dtype=anchor) if anchor is not None
@@ -57,15 +49,6 @@ def _convert_list(values, op_type):
             anchor = anchor or out[-1].dtype
     _same_dtype(out, op_type)
     return out
-
-
-def _scalar_axis(t):
-    require_dtype(t, INDEX, "axis")
-    if t.shape.rank not in (None, 0):
-        raise ValueError(f"Shape must be rank 0 but is rank {t.shape.rank} for argument "
-                         f"'axis'")
-    v = constant_value(t)
-    return None if v is None else int(np.reshape(v, -1)[0])
 
 
 # ------------------------------------------------------------------- concat
@@ -78,7 +61,7 @@ class ConcatV2(OpDef):
         if not values:
             raise ValueError("ConcatV2 needs at least one value to concatenate")
         dtype = _same_dtype(values, "ConcatV2")
-        axis = _scalar_axis(axis_t)
+        axis = scalar_axis(axis_t)
         rank = None
         for v in values:
             r = v.shape.rank
@@ -176,17 +159,17 @@ def concat(values, axis, name="concat"):
     values = list(values)
     if not values:
         raise ValueError("concat needs at least one value")
-    tensors = [v for v in values if _tensor_like(v)]
+    tensors = [v for v in values if is_tensor_like(v)]
     if len(values) == 1:
         with name_scope(name, "concat", tensors) as scope:
             axis_t = convert_to_tensor(axis, dtype=dtypes.int32, name="concat_dim") \
-                if not _tensor_like(axis) else convert_to_tensor(axis)
+                if not is_tensor_like(axis) else convert_to_tensor(axis)
             if axis_t.shape.rank not in (None, 0):
                 raise ValueError(f"Shape {axis_t.shape} must have rank 0")
             return _core_ops.identity(values[0], name=scope)
     with name_scope(name, "concat", tensors) as scope:
         values = _convert_list(values, "ConcatV2")
-        axis_t = convert_to_tensor(axis) if _tensor_like(axis) else \
+        axis_t = convert_to_tensor(axis) if is_tensor_like(axis) else \
             convert_to_tensor(axis, dtype=dtypes.int32, name="axis")
         return apply_op("ConcatV2", values + [axis_t], name=scope)
 
@@ -256,12 +239,12 @@ def stack(values, axis=0, name="stack"):
     values = list(values)
     if not values:
         raise ValueError("stack needs at least one value")
-    if axis == 0 and not any(_contains_tensor(v) for v in values):
+    if axis == 0 and not any(contains_tensor(v) for v in values):
         try:
             return convert_to_tensor(values, name=name)
         except (TypeError, ValueError):
             pass
-    with name_scope(name, "stack", [v for v in values if _tensor_like(v)]) as scope:
+    with name_scope(name, "stack", [v for v in values if is_tensor_like(v)]) as scope:
         tensors = _convert_list(values, "Pack")
         rank = tensors[0].shape.rank
         if rank is not None:
@@ -271,12 +254,33 @@ def stack(values, axis=0, name="stack"):
         return apply_op("Pack", tensors, {"axis": int(axis)}, name=scope)
 
 
-def _contains_tensor(v):
-    if _tensor_like(v):
-        return True
-    if isinstance(v, (list, tuple)):
-        return any(_contains_tensor(x) for x in v)
-    return False
+def _element_dtype(values):
+    """The dtype of the first tensor-like entry of a nested list, or None."""
+    for v in values:
+        if isinstance(v, Tensor):
+            return v.dtype
+        t = getattr(v, "_as_graph_tensor", None)
+        if t is not None:
+            return t().dtype
+        if isinstance(v, (list, tuple)):
+            d = _element_dtype(v)
+            if d is not None:
+                return d
+    return None
+
+
+def _autopacking_conversion(value, dtype=None, name=None):
+    """A list or tuple holding tensors as one tensor (``stack``, recursively); other
+    lists are left to ``convert_to_tensor``'s constants (``NotImplemented``)."""
+    if not contains_tensor(value):
+        return NotImplemented
+    return stack([convert_to_tensor(v, dtype=dtype) if contains_tensor(v)
+                  else convert_to_tensor(v, dtype=dtype or _element_dtype(value))
+                  for v in value], name=name or "packed")
+
+
+# Priority 99, as TF1's: before the default rules, after more specific conversions.
+register_tensor_conversion_function((list, tuple), _autopacking_conversion, 99)
 
 
 @register
@@ -341,193 +345,3 @@ def unstack(value, num=None, axis=0, name="unstack"):
     if isinstance(out, Tensor):
         return [out]
     return [] if not isinstance(out, list) else out
-
-
-# ------------------------------------------------------------------ split
-def _split_static(value, axis, sizes, num):
-    """Output specs of splitting ``value`` along ``axis`` into pieces of ``sizes``."""
-    raw = value.shape.raw
-    if raw is None:
-        return [Spec(value.dtype, None)] * num
-    r = len(raw)
-    if axis is None:
-        return [Spec(value.dtype, [None] * r)] * num
-    if not -r <= axis < r:
-        raise ValueError(f"split axis {axis} is out of range for a tensor of rank {r} "
-                         f"(expected {-r} <= axis < {r})")
-    out = []
-    for s in sizes if sizes is not None else [None] * num:
-        dims = list(raw)
-        dims[axis % r] = s
-        out.append(Spec(value.dtype, dims))
-    return out
-
-
-@register
-class Split(OpDef):
-    """Inputs ``(split_dim, value)``: ``value`` cut into ``num_split`` equal pieces."""
-
-    attrs = {"num_split": 1}
-    returns_view = (1,)
-
-    def infer(self, split_dim, value, *, num_split):
-        if num_split < 1:
-            raise ValueError(f"num_split must be at least 1, got {num_split}")
-        axis = _scalar_axis(split_dim)
-        raw = value.shape.raw
-        if raw is None or axis is None:
-            return _split_static(value, axis, None, num_split)
-        r = len(raw)
-        if -r <= axis < r and raw[axis % r] is not None:
-            d = raw[axis % r]
-            if d % num_split:
-                raise ValueError(f"Dimension size must be evenly divisible by {num_split} but "
-                                 f"is {d}")
-            size = d // num_split
-        else:
-            size = None
-        return _split_static(value, axis, [size] * num_split, num_split)
-
-    @staticmethod
-    def compute(split_dim, value, *, num_split):
-        axis = int(split_dim)
-        d = value.shape[axis]
-        if d % num_split:
-            raise ValueError(f"Number of ways to split should evenly divide the split "
-                             f"dimension, but got split_dim {axis} (size = {d}) and "
-                             f"num_split {num_split}")
-        parts = np.split(value, num_split, axis=axis)
-        return parts[0] if num_split == 1 else tuple(parts)
-
-    def grad(self, op, *dys):
-        return [None, concat(list(dys), op.inputs[0])]
-
-    def onnx(self, ctx, op, split_dim, value):
-        return _onnx.lower_split(ctx, op, value, split_dim, op.inputs[0])
-
-
-def _resolve_sizes(sizes, d):
-    """``sizes`` with its -1 entry replaced, checked against dimension size ``d``."""
-    known = sum(s for s in sizes if s != -1)
-    if -1 in sizes:
-        if d is None:
-            return [None if s == -1 else s for s in sizes]
-        if known > d:
-            raise ValueError(f"Determined shape must either match input shape along split_dim "
-                             f"exactly if fully specified, or be less than the size of the "
-                             f"input along split_dim if not fully specified.  Got: {known}")
-        return [d - known if s == -1 else s for s in sizes]
-    if d is not None and known != d:
-        raise ValueError(f"Determined shape must either match input shape along split_dim "
-                         f"exactly if fully specified, or be less than the size of the input "
-                         f"along split_dim if not fully specified.  Got: {known}")
-    return list(sizes)
-
-
-def _check_sizes(sizes, num_split):
-    if len(sizes) != num_split:
-        raise ValueError(f"size_splits has {len(sizes)} entries but num_split is {num_split}")
-    minus = [i for i, s in enumerate(sizes) if s == -1]
-    if len(minus) > 1:
-        raise ValueError(f"Only one dimensions can have a value of -1. Second one found at "
-                         f"dimension {minus[1]}")
-    for s in sizes:
-        if s < -1:
-            raise ValueError(f"size_splits entries must be >= 0 (or -1), got {s}")
-
-
-@register
-class SplitV(OpDef):
-    """Inputs ``(value, size_splits, split_dim)``: pieces of the given sizes (one may be -1)."""
-
-    attrs = {"num_split": 1}
-    returns_view = (0,)
-
-    def infer(self, value, size_splits, split_dim, *, num_split):
-        require_dtype(size_splits, INDEX, "size_splits")
-        if size_splits.shape.rank not in (None, 1):
-            raise ValueError(f"Shape must be rank 1 but is rank {size_splits.shape.rank} for "
-                             f"argument 'size_splits'")
-        n = size_splits.shape.raw[0] if size_splits.shape.rank == 1 else None
-        if n is not None and n != num_split:
-            raise ValueError(f"size_splits has {n} entries but num_split is {num_split}")
-        axis = _scalar_axis(split_dim)
-        sv = constant_value(size_splits)
-        sizes = None
-        if sv is not None:
-            sizes = [int(s) for s in np.reshape(sv, -1)]
-            _check_sizes(sizes, num_split)
-        raw = value.shape.raw
-        if raw is None or axis is None:
-            return _split_static(value, axis, None, num_split)
-        r = len(raw)
-        d = raw[axis % r] if -r <= axis < r else None
-        if sizes is None:
-            sizes = [None] * num_split
-        else:
-            sizes = _resolve_sizes(sizes, d)
-        return _split_static(value, axis, sizes, num_split)
-
-    @staticmethod
-    def compute(value, size_splits, split_dim, *, num_split):
-        axis = int(split_dim)
-        sizes = [int(s) for s in np.reshape(size_splits, -1)]
-        _check_sizes(sizes, num_split)
-        sizes = _resolve_sizes(sizes, value.shape[axis])
-        parts = np.split(value, np.cumsum(sizes[:-1]), axis=axis)
-        return parts[0] if num_split == 1 else tuple(parts)
-
-    def grad(self, op, *dys):
-        return [concat(list(dys), op.inputs[2]), None, None]
-
-    def onnx(self, ctx, op, value, size_splits, split_dim):
-        return _onnx.lower_split(ctx, op, value, split_dim, op.inputs[2], size_splits,
-                                 op.inputs[1])
-
-
-def split(value, num_or_size_splits, axis=0, num=None, name="split"):
-    """Splits ``value`` along ``axis`` into pieces.
-
-    Args:
-        value: the tensor to split.
-        num_or_size_splits: an int (that many equal pieces; op ``Split``) or a 1-D list or
-            tensor of sizes, one of which may be -1 (op ``SplitV``).
-        axis: int or int scalar tensor, the dimension to split.
-        num: the number of pieces when it cannot be inferred from ``num_or_size_splits``.
-        name: op name.
-
-    Returns:
-        A list of tensors.
-
-    Raises:
-        ValueError: sizes that do not add up, uneven splits, or ``num`` unknown.
-
-    Example:
-        >>> a, b, c = tf.split(x, [4, 15, 11], 1)
-    """
-    with name_scope(name, "split", [value]) as scope:
-        value = convert_to_tensor(value)
-        axis_t = convert_to_tensor(axis) if _tensor_like(axis) else \
-            convert_to_tensor(axis, dtype=dtypes.int32, name="split_dim")
-        if isinstance(num_or_size_splits, Dimension):
-            num_or_size_splits = num_or_size_splits.value
-        if isinstance(num_or_size_splits, (numbers.Integral, np.integer)):
-            out = apply_op("Split", [axis_t, value], {"num_split": int(num_or_size_splits)},
-                           name=scope)
-        else:
-            sizes = convert_to_tensor(num_or_size_splits, preferred_dtype=dtypes.int32,
-                                      name="size_splits")
-            if sizes.shape.rank == 0:
-                raise ValueError(f"Rank-0 tensors are not supported as the "
-                                 f"num_or_size_splits argument to split. Argument provided: "
-                                 f"{num_or_size_splits}")
-            if num is None:
-                if sizes.shape.rank == 1:
-                    num = sizes.shape.raw[0]
-                if num is None:
-                    raise ValueError(f"Cannot infer num from shape {num_or_size_splits}")
-            out = apply_op("SplitV", [value, sizes, axis_t], {"num_split": int(num)},
-                           name=scope)
-    if isinstance(out, Tensor):
-        return [out]
-    return out if isinstance(out, list) else []

@@ -12,16 +12,17 @@ import builtins
 import numpy as np
 from onnx import numpy_helper
 
-from ...graphlib import Tensor, TensorShape, as_dtype, dtypes, name_scope
+from ...graphlib import TensorShape, as_dtype, dtypes, name_scope
 from . import shape as _array_shape
 from . import shape_onnx as _onnx
 from ..math import misc as _math_misc
 from ..math import reduction as _reduction
-from ..convert import constant, convert_same_dtype, convert_to_tensor, to_numpy_constant
+from ..convert import (constant, convert_same_dtype, convert_to_tensor, is_tensor_like,
+                       to_numpy_constant)
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from .shape_args import INDEX, _ints, _require_rank, _shape_tensor, fold
-from ..shape_rules import FLOATS, require_dtype, same_as
+from .shape_args import fold, int_list, shape_tensor
+from ..shape_rules import FLOATS, INDEX, require_dtype, require_rank, same_as
 from ..static_value import constant_value, constant_value_as_shape
 
 __all__ = ["fill", "zeros", "ones", "zeros_like", "ones_like", "range", "linspace",
@@ -37,16 +38,16 @@ class Fill(OpDef):
 
     def infer(self, dims, value):
         require_dtype(dims, INDEX, "dims")
-        _require_rank(dims, 1, "dims")
-        _require_rank(value, 0, "value")
+        require_rank(dims, 1, "dims")
+        require_rank(value, 0, "value")
         v = constant_value(dims)
         if v is not None and (np.asarray(v) < 0).any():
-            raise ValueError(f"Fill dimensions must be >= 0, got {_ints(v)}")
+            raise ValueError(f"Fill dimensions must be >= 0, got {int_list(v)}")
         return Spec(value.dtype, constant_value_as_shape(dims))
 
     @staticmethod
     def compute(dims, value):
-        return np.full(tuple(_ints(dims)), value, dtype=value.dtype)
+        return np.full(tuple(int_list(dims)), value, dtype=value.dtype)
 
     def static_value(self, op):
         return fold(op)
@@ -78,7 +79,7 @@ def fill(dims, value, name=None):
         name: op name (default ``"Fill"``).
     """
     with name_scope(name, "Fill", [dims, value]) as scope:
-        dims = _shape_tensor(dims, "dims")
+        dims = shape_tensor(dims, "dims")
         value = convert_to_tensor(value, name="value")
         return apply_op("Fill", [dims, value], name=scope)
 
@@ -87,7 +88,7 @@ def _filled(shape, dtype, value, name, default):
     dtype = as_dtype(dtype)
     scalar = np.array(value, dtype=dtype.np_dtype)
     with name_scope(name, default, [shape]) as scope:
-        if not (isinstance(shape, Tensor) or hasattr(shape, "_as_graph_tensor")):
+        if not is_tensor_like(shape):
             try:
                 dims = TensorShape(shape.as_list() if isinstance(shape, TensorShape) else shape)
             except (TypeError, ValueError):
@@ -96,7 +97,7 @@ def _filled(shape, dtype, value, name, default):
                 if dims.num_elements() < 1000:
                     return constant(np.full(dims.raw, scalar), name=scope)
                 shape = dims.as_list()
-        shape = _shape_tensor(shape, "shape")
+        shape = shape_tensor(shape, "shape")
         if shape.shape.rank == 0:
             shape = _array_shape.reshape(shape, [-1])
         return apply_op("Fill", [shape, constant(scalar, name="Const")], name=scope)
@@ -199,7 +200,7 @@ class Range(OpDef):
             if t.dtype is not start.dtype:
                 raise TypeError(f"Input '{arg}' of 'Range' Op has type {t.dtype.name} that "
                                 f"does not match type {start.dtype.name} of argument 'start'.")
-            _require_rank(t, 0, arg)
+            require_rank(t, 0, arg)
         values = [constant_value(t) for t in (start, limit, delta)]
         if any(v is None for v in values):
             return Spec(start.dtype, [None])
@@ -257,7 +258,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
         else:
             kinds = []
             for v in args:
-                if isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor"):
+                if is_tensor_like(v):
                     kinds.append(convert_to_tensor(v).dtype)
                 else:
                     kinds.append(as_dtype(to_numpy_constant(v).dtype))
@@ -268,7 +269,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
             inferred = builtins.max(kinds, key=_RANGE_ORDER.index)
             tensors = []
             for v, n in zip(args, ("start", "limit", "delta")):
-                if isinstance(v, Tensor) or hasattr(v, "_as_graph_tensor"):
+                if is_tensor_like(v):
                     t = convert_to_tensor(v)
                     if t.dtype is not inferred:
                         t = _math_misc.cast(t, inferred)
@@ -291,7 +292,7 @@ class LinSpace(OpDef):
                             f"does not match type {start.dtype.name} of argument 'start'.")
         require_dtype(num, INDEX, "num")
         for t, arg in ((start, "start"), (stop, "stop"), (num, "num")):
-            _require_rank(t, 0, arg)
+            require_rank(t, 0, arg)
         n = constant_value(num)
         if n is None:
             return Spec(start.dtype, [None])

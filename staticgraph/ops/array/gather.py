@@ -7,7 +7,7 @@ the graph runs (or while declaring, for constant inputs).
 Gradients are dense (there are no IndexedSlices): the gradient of a gather is a
 scatter-add of ``dy`` into zeros of the params' shape, one ``UnsortedSegmentSum``
 (TF1 turns its IndexedSlices into a tensor the same way); ``GatherNd``'s is a
-``ScatterNd``, as in TF1. Both adjoints live in :mod:`.array_scatter`.
+``ScatterNd``, as in TF1. Both adjoints live in :mod:`.scatter`.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from . import transform as _transform
 from . import index_onnx as _onnx
 from ..math import binary as _mb
 from ..convert import constant, convert_to_tensor
-from .index_args import (INDEX, _as_index, _dims, _Foldable, _full_shape, _position, _prod,
-                         _pyslice, _require_rank, _scalar_value, _vector)
+from .index_args import (FoldableOpDef, as_index, dims_of, dims_product, format_index, known_int,
+                         pack_dims)
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import check_same_dtype, require_dtype, unknown
+from ..shape_rules import INDEX, check_same_dtype, require_dtype, require_rank, unknown
 from ..static_value import constant_value
 
 __all__ = ["gather", "gather_nd", "one_hot"]
@@ -38,7 +38,7 @@ def _check_range(indices, limit):
     """IndexError naming the first index outside ``[0, limit)``."""
     if indices.size and (indices.min() < 0 or indices.max() >= limit):
         pos = np.argwhere((indices < 0) | (indices >= limit))[0]
-        raise IndexError(f"indices[{_position(pos)}] = {indices[tuple(pos)]} is not in "
+        raise IndexError(f"indices[{format_index(pos)}] = {indices[tuple(pos)]} is not in "
                          f"[0, {limit})")
 
 
@@ -53,7 +53,7 @@ def _merge_batch(params, indices, b):
 
 
 @register
-class GatherV2(_Foldable):
+class GatherV2(FoldableOpDef):
     """Slices of ``params`` along ``axis`` at ``indices`` (with ``batch_dims`` leading batches)."""
 
     attrs = {"batch_dims": 0}
@@ -66,7 +66,7 @@ class GatherV2(_Foldable):
     def infer(self, params, indices, axis, *, batch_dims):
         require_dtype(indices, INDEX, "indices")
         require_dtype(axis, INDEX, "axis")
-        _require_rank(axis, 0, "axis")
+        require_rank(axis, 0, "axis")
         pr, ir = params.shape.rank, indices.shape.rank
         if pr == 0:
             raise ValueError("params must be at least 1 dimensional")
@@ -78,7 +78,7 @@ class GatherV2(_Foldable):
         if ir is not None and not 0 <= b <= ir:
             raise ValueError(f"Expected batch_dims in the range [{-ir}, {ir}], but got "
                              f"{batch_dims}")
-        a = _scalar_value(axis)
+        a = known_int(axis)
         if pr is None or ir is None or a is None:
             if pr is not None and ir is not None:
                 return Spec(params.dtype, [None] * (pr - 1 + ir - b))
@@ -124,28 +124,29 @@ class GatherV2(_Foldable):
                 raise ValueError("The gradient of gather with batch_dims < 0 needs indices "
                                  "of known rank")
             b += ir
-        a = _scalar_value(axis)
+        a = known_int(axis)
         if a is not None and a < 0 and params.shape.rank is not None:
             a += params.shape.rank
         itype = indices.dtype
         if a == 0 and b == 0:
-            return [_scatter.unsorted_segment_sum(dy, indices, _dims(params, 0, 1, itype)[0]),
+            return [_scatter.unsorted_segment_sum(dy, indices, dims_of(params, 0, 1, itype)[0]),
                     None, None]
-        count = _prod(indices.shape.raw[b:], itype) if indices.shape.is_fully_defined() \
+        count = dims_product(indices.shape.raw[b:], itype) if indices.shape.is_fully_defined() \
             else None
         if a is not None and a >= 0:
-            lead = _dims(params, 0, a + 1, itype)
+            lead = dims_of(params, 0, a + 1, itype)
             if isinstance(lead, Tensor):
-                outer = _prod(lead[:b], itype)
-                middle, depth = _prod(lead[b:a], itype), lead[a]
+                outer = dims_product(lead[:b], itype)
+                middle, depth = dims_product(lead[b:a], itype), lead[a]
             else:
-                outer, middle, depth = _prod(lead[:b], itype), _prod(lead[b:a], itype), lead[a]
-            inner = _dims(params, a + 1, None, itype)
+                outer, middle = dims_product(lead[:b], itype), dims_product(lead[b:a], itype)
+                depth = lead[a]
+            inner = dims_of(params, a + 1, None, itype)
         else:  # axis known only at run time
             full = _shape.shape(params, out_type=itype)
-            at = _mb.floormod(_as_index(axis, itype), _shape.size(full, out_type=itype))
-            outer = _prod(full[:b], itype)
-            middle = _prod(full[b:at], itype)
+            at = _mb.floormod(as_index(axis, itype), _shape.size(full, out_type=itype))
+            outer = dims_product(full[:b], itype)
+            middle = dims_product(full[b:at], itype)
             depth, inner = full[at], full[at + 1:]
         return [_scatter.scatter_gathered(dy, indices, outer, middle, depth, inner, count,
                                           params), None, None]
@@ -155,7 +156,7 @@ class GatherV2(_Foldable):
         # agree); with batch dims: GatherND over indices[..., None], axis moved next to
         # the batch dims and back.
         pr, ir = op.inputs[0].shape.rank, op.inputs[1].shape.rank
-        a = _scalar_value(op.inputs[2])
+        a = known_int(op.inputs[2])
         if a is None:
             if pr != 1:
                 ctx.unsupported("the axis must be known while declaring")
@@ -254,7 +255,7 @@ class GatherNd(OpDef):
             if bad.any():
                 pos = np.argwhere(bad)[0]
                 row = ", ".join(str(v) for v in indices[tuple(pos)].tolist())
-                raise IndexError(f"indices[{_position(pos)}] = [{row}] does not index into "
+                raise IndexError(f"indices[{format_index(pos)}] = [{row}] does not index into "
                                  f"param shape [{','.join(map(str, params.shape))}]")
         batch = params.shape[:b]
         bt = int(np.prod(batch))
@@ -262,7 +263,7 @@ class GatherNd(OpDef):
         idx = indices.reshape((bt,) + indices.shape[b:])
         mid = idx.shape[1:-1]
         if q == 0:
-            out = np.broadcast_to(p[(_pyslice(None),) + (None,) * len(mid)],
+            out = np.broadcast_to(p[(slice(None),) + (None,) * len(mid)],
                                   (bt,) + mid + p.shape[1:]).copy()
         else:
             rows = np.arange(bt).reshape((bt,) + (1,) * len(mid))
@@ -276,7 +277,7 @@ class GatherNd(OpDef):
         b, itype = op.attrs["batch_dims"], indices.dtype
         if b:
             indices = _combine.concat([_batch_coordinates(indices, b), indices], -1)
-        return [_scatter.scatter_nd(indices, dy, _full_shape(params, itype)), None]
+        return [_scatter.scatter_nd(indices, dy, _shape.shape_vector(params, itype)), None]
 
     def onnx(self, ctx, op, params, indices):
         b = op.attrs["batch_dims"]
@@ -301,13 +302,13 @@ def _batch_coordinates(indices, b):
         raise ValueError("The gradient of gather_nd with batch_dims needs indices of known "
                          "rank")
     itype = indices.dtype
-    lead = _dims(indices, 0, rank - 1, itype)
-    target = _vector([lead], itype)
+    lead = dims_of(indices, 0, rank - 1, itype)
+    target = pack_dims([lead], itype)
     coords = []
     for i in range(b):
         step = [1] * (rank - 1)
         step[i] = -1
-        r = _fill.range(_as_index(0, itype), _as_index(lead[i], itype), _as_index(1, itype))
+        r = _fill.range(as_index(0, itype), as_index(lead[i], itype), as_index(1, itype))
         coords.append(_transform.broadcast_to(_shape.reshape(r, step), target))
     return _combine.stack(coords, axis=-1)
 
@@ -345,8 +346,8 @@ class OneHot(OpDef):
         require_dtype(depth, (dtypes.int32,), "depth")
         check_same_dtype(on_value, off_value, names=("on_value", "off_value"))
         for t, arg in ((depth, "depth"), (on_value, "on_value"), (off_value, "off_value")):
-            _require_rank(t, 0, arg)
-        d = _scalar_value(depth)
+            require_rank(t, 0, arg)
+        d = known_int(depth)
         if d is not None and d < 0:
             raise ValueError(f"depth must be non-negative, got: {d}")
         rank = indices.shape.rank
@@ -380,7 +381,7 @@ class OneHot(OpDef):
         axis, rank = op.attrs["axis"], op.inputs[0].shape.rank
         itype = op.inputs[0].dtype
         work = np.int64 if itype is dtypes.int64 else np.int32
-        d = _scalar_value(op.inputs[1])
+        d = known_int(op.inputs[1])
         if axis == -1 or axis == rank:
             trailing = 0
         elif rank is None:

@@ -1,17 +1,14 @@
-"""Argument checks, constant folding, the scatter-add kernel and the shape arithmetic
-of gradient rules shared by the indexing ops.
+"""Constant folding, the scatter-add kernel and the shape arithmetic of gradient rules
+shared by the indexing ops.
 
-Used by :mod:`.array_slice`, :mod:`.array_gather`, :mod:`.array_scatter` and
-:mod:`.array_select`.
+Used by :mod:`.slicing`, :mod:`.gather`, :mod:`.scatter` and :mod:`.select`.
 """
 
 from __future__ import annotations
 
-import builtins
-
 import numpy as np
 
-from ...graphlib import Tensor, dtypes
+from ...graphlib import Tensor
 from . import combine as _combine
 from . import shape as _shape
 from ..math import binary as _mb
@@ -21,28 +18,24 @@ from ..convert import constant
 from ...graphlib.op_def import OpDef
 from ..static_value import constant_value
 
-_pyslice = builtins.slice
-INDEX = (dtypes.int32, dtypes.int64)
+__all__ = ["FoldableOpDef", "known_int", "format_index", "scatter_add_rows", "dims_of",
+           "as_index", "dims_product", "pack_dims"]
+
 _FOLD_LIMIT = 1 << 16  # largest constant input folded while declaring
 
 
-def _require_rank(t, rank, arg):
-    r = t.shape.rank
-    if r is not None and r != rank:
-        raise ValueError(f"Shape must be rank {rank} but is rank {r} for '{arg}' "
-                         f"(shape {t.shape.as_proto_string()})")
-
-
-def _scalar_value(t):
+def known_int(t):
+    """The value of scalar tensor ``t`` as an int when known while declaring, else None."""
     v = constant_value(t)
     return None if v is None or np.ndim(v) != 0 else int(v)
 
 
-def _position(index):
+def format_index(index):
+    """A multi-dimensional index as TF1's messages write it: ``1,0,2``."""
     return ",".join(str(int(i)) for i in index)
 
 
-class _Foldable(OpDef):
+class FoldableOpDef(OpDef):
     """Ops whose value is computed while declaring when all inputs are small constants."""
 
     def static_value(self, op):
@@ -56,7 +49,7 @@ class _Foldable(OpDef):
 
 
 # ------------------------------------------------------ scatter-add (kernels)
-def _segment_sum(data, ids, n):
+def scatter_add_rows(data, ids, n):
     """``out[i] = sum(data[j] for j where ids[j] == i)`` for 2-D ``data`` ``[len(ids), inner]``.
 
     Negative ids are dropped; ids must be below ``n`` (checked by the callers). Floats
@@ -86,7 +79,7 @@ def _segment_sum(data, ids, n):
 
 
 # ----------------------------------------- shape arithmetic for gradient rules
-def _dims(t, start, stop, dtype):
+def dims_of(t, start, stop, dtype):
     """Dimensions ``start:stop`` of ``t``: a list of ints / scalar tensors, or a 1-D tensor
     (when the rank of ``t`` is unknown)."""
     raw = t.shape.raw
@@ -99,26 +92,27 @@ def _dims(t, start, stop, dtype):
     return [raw[i] if raw[i] is not None else full[i] for i in picked]
 
 
-def _as_index(v, dtype):
+def as_index(v, dtype):
+    """``v`` (an int, array or tensor) as a tensor of index dtype ``dtype``."""
     if isinstance(v, Tensor):
         return v if v.dtype is dtype else _misc.cast(v, dtype)
     return constant(np.asarray(v, dtype.np_dtype))
 
 
-def _prod(dims, dtype):
+def dims_product(dims, dtype):
     """The product of dimensions (an int when all are known, else a scalar tensor)."""
     if isinstance(dims, Tensor):
-        return _reduction.reduce_prod(_as_index(dims, dtype))
+        return _reduction.reduce_prod(as_index(dims, dtype))
     out = 1
     for d in dims:
         if isinstance(d, Tensor) or isinstance(out, Tensor):
-            out = _mb.multiply(_as_index(out, dtype), _as_index(d, dtype))
+            out = _mb.multiply(as_index(out, dtype), as_index(d, dtype))
         else:
             out *= d
     return out
 
 
-def _vector(parts, dtype):
+def pack_dims(parts, dtype):
     """A 1-D shape vector from ints, scalar tensors and lists/1-D tensors of dimensions."""
     flat = []
     for p in parts:
@@ -131,16 +125,9 @@ def _vector(parts, dtype):
             if run:
                 pieces.append(_combine.stack(run))
                 run = []
-            pieces.append(_as_index(v, dtype))
+            pieces.append(as_index(v, dtype))
         else:
-            run.append(_as_index(v, dtype))
+            run.append(as_index(v, dtype))
     if run:
         pieces.append(_combine.stack(run))
     return pieces[0] if len(pieces) == 1 else _combine.concat(pieces, 0)
-
-
-def _full_shape(t, dtype):
-    """The shape of ``t`` with no -1 (a constant when static)."""
-    if t.shape.is_fully_defined():
-        return np.asarray(t.shape.raw, dtype.np_dtype)
-    return _shape.shape(t, out_type=dtype)

@@ -1,5 +1,5 @@
-"""ONNX lowering helpers shared by the indexing ops (:mod:`.array_slice`,
-:mod:`.array_gather`, :mod:`.array_scatter`, :mod:`.array_select`).
+"""ONNX lowering helpers shared by the indexing ops (:mod:`.slicing`,
+:mod:`.gather`, :mod:`.scatter`, :mod:`.select`).
 
 Index vectors known while declaring stay numpy arrays (``int64``) and are folded
 in numpy; the others are ONNX value names. ``strided_slice`` lowers TF1's
@@ -15,16 +15,12 @@ import numpy as np
 from onnx import numpy_helper
 
 from ...graphlib.dtypes import dtype_name
+from .. import onnx_support
 from ..math.binary_onnx import where  # noqa: F401 - the family's shared Where
 from ..static_value import constant_value
 
 INT64_MAX = int(np.iinfo(np.int64).max)
 INT64_MIN = int(np.iinfo(np.int64).min)
-
-# onnxruntime CPU kernels of Where, Pad and ScatterND(add) lack these dtypes: data
-# movement goes through a wider type that converts both ways exactly.
-_WIDER = {"bool": "uint8", "int16": "int32", "uint16": "int32", "uint64": "int64"}
-_PAD_LACKS = ("int16", "uint16")
 
 
 def as_name(ctx, v):
@@ -81,8 +77,7 @@ def concat(ctx, parts):
 def scatter_add(ctx, shape, indices, updates, dtype):
     """ScatterND(reduction='add') of ``updates`` at int64 ``indices`` into zeros of
     ``shape`` (array or value name); float16 accumulates in float32."""
-    name = dtype_name(dtype)
-    work = "float32" if name == "float16" else name
+    work = onnx_support.work_dtype("ScatterND", dtype)  # reduction="add" lacks float16
     out = ctx.node("ScatterND", [zeros(ctx, shape, work), indices,
                                  ctx.cast(updates, work, dtype)], reduction="add")
     return ctx.cast(out, dtype, work)
@@ -370,7 +365,6 @@ def _grad_by_pad(ctx, shape, dy, dtype, index):
                                ctx.int64s(reverse), ctx.int64s([-1] * k)])
     if not any(before) and not any(after):
         return y if y != dy else ctx.node("Identity", [dy])
-    name = dtype_name(dtype)
-    work = _WIDER[name] if name in _PAD_LACKS else name
+    work = onnx_support.work_dtype("Pad", dtype)  # a wider type where Pad lacks one
     out = ctx.node("Pad", [ctx.cast(y, work, dtype), ctx.int64s(before + after)])
     return ctx.cast(out, dtype, work)

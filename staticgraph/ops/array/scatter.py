@@ -1,4 +1,4 @@
-"""Scatter-add ops, the adjoints of the gathers in :mod:`.array_gather`:
+"""Scatter-add ops, the adjoints of the gathers in :mod:`.gather`:
 ``UnsortedSegmentSum`` and ``ScatterNd``, and ``scatter_gathered`` (a gather's
 gradient built from one ``UnsortedSegmentSum``).
 
@@ -21,11 +21,11 @@ from ..math import compare as _compare
 from . import index_onnx as _onnx
 from ..math import misc as _misc
 from ..convert import constant, convert_to_tensor
-from .index_args import (INDEX, _as_index, _dims, _position, _prod, _require_rank, _scalar_value,
-                         _segment_sum, _vector)
+from .index_args import (as_index, dims_of, dims_product, format_index, known_int, pack_dims,
+                         scatter_add_rows)
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import NUMERIC, check_same_dtype, require_dtype, unknown
+from ..shape_rules import INDEX, NUMERIC, check_same_dtype, require_dtype, require_rank, unknown
 from ..static_value import constant_value, constant_value_as_shape
 
 __all__ = ["unsorted_segment_sum", "scatter_nd"]
@@ -44,20 +44,20 @@ def scatter_gathered(dy, indices, outer, middle, depth, inner, count, like):
             and outer * middle * depth >= 2**31 - 1:
         dtype = dtypes.int64
     n = -1 if count is None else count
-    data = _shape.reshape(dy, _vector([outer, middle, n, inner], dtype))
-    ids = _shape.reshape(_as_index(indices, dtype), _vector([outer, 1, n], dtype))
+    data = _shape.reshape(dy, pack_dims([outer, middle, n, inner], dtype))
+    ids = _shape.reshape(as_index(indices, dtype), pack_dims([outer, 1, n], dtype))
     if not all(isinstance(v, int) and v == 1 for v in (outer, middle)):
-        rows = _prod([outer, middle], dtype)
+        rows = dims_product([outer, middle], dtype)
         if isinstance(rows, int) and isinstance(depth, int):
             offsets = constant((np.arange(rows, dtype=dtype.np_dtype) * depth)
                                .reshape(outer, middle, 1))
         else:
-            total = _prod([rows, depth], dtype)
-            offsets = _shape.reshape(_fill.range(_as_index(0, dtype), total,
-                                                 _as_index(depth, dtype)),
-                                     _vector([outer, middle, 1], dtype))
+            total = dims_product([rows, depth], dtype)
+            offsets = _shape.reshape(_fill.range(as_index(0, dtype), total,
+                                                 as_index(depth, dtype)),
+                                     pack_dims([outer, middle, 1], dtype))
         ids = _mb.add(ids, offsets)
-    out = unsorted_segment_sum(data, ids, _prod([outer, middle, depth], dtype))
+    out = unsorted_segment_sum(data, ids, dims_product([outer, middle, depth], dtype))
     return _shape.reshape(out, _shape.shape_for_grad(like))
 
 
@@ -69,8 +69,8 @@ class UnsortedSegmentSum(OpDef):
         require_dtype(data, NUMERIC, "data")
         require_dtype(segment_ids, INDEX, "segment_ids")
         require_dtype(num_segments, INDEX, "num_segments")
-        _require_rank(num_segments, 0, "num_segments")
-        n = _scalar_value(num_segments)
+        require_rank(num_segments, 0, "num_segments")
+        n = known_int(num_segments)
         if n is not None and n < 0:
             raise ValueError(f"num_segments must be non-negative, got {n}")
         dr, ir = data.shape.rank, segment_ids.shape.rank
@@ -92,11 +92,11 @@ class UnsortedSegmentSum(OpDef):
                              f"segment_ids.shape = {list(segment_ids.shape)}")
         if segment_ids.size and segment_ids.max() >= n:
             pos = np.argwhere(segment_ids >= n)[0]
-            raise IndexError(f"segment_ids[{_position(pos)}] = {segment_ids[tuple(pos)]} is "
+            raise IndexError(f"segment_ids[{format_index(pos)}] = {segment_ids[tuple(pos)]} is "
                              f"out of range [0, {n})")
         inner = data.shape[k:]
         flat = data.reshape(segment_ids.size, int(np.prod(inner)))
-        return _segment_sum(flat, segment_ids.reshape(-1), n).reshape((n,) + inner)
+        return scatter_add_rows(flat, segment_ids.reshape(-1), n).reshape((n,) + inner)
 
     def grad(self, op, dy):
         # TF1: dy gathered at the segment ids, zero where an id was negative (dropped).
@@ -109,7 +109,7 @@ class UnsortedSegmentSum(OpDef):
         keep = _misc.cast(_compare.greater_equal(ids, zero), dy.dtype)
         inner = dy.shape.rank
         if inner is not None:
-            keep = _shape.reshape(keep, _vector([_dims(ids, 0, None, ids.dtype),
+            keep = _shape.reshape(keep, pack_dims([dims_of(ids, 0, None, ids.dtype),
                                                  [1] * (inner - 1)], ids.dtype))
         else:
             ones = _fill.ones_like(_shape.shape(dy, out_type=ids.dtype)[1:])
@@ -208,7 +208,7 @@ class ScatterNd(OpDef):
         require_dtype(indices, INDEX, "indices")
         require_dtype(updates, NUMERIC, "updates")
         check_same_dtype(indices, shape, names=("indices", "shape"))
-        _require_rank(shape, 1, "shape")
+        require_rank(shape, 1, "shape")
         if indices.shape.rank == 0:
             raise ValueError("indices must be at least 1 dimensional")
         target = constant_value_as_shape(shape)
@@ -238,7 +238,7 @@ class ScatterNd(OpDef):
         lin = (np.ravel_multi_index(tuple(idx.T), shape[:q]) if q
                else np.zeros(idx.shape[0], np.intp))
         inner = int(np.prod(shape[q:]))
-        return _segment_sum(updates.reshape(idx.shape[0], inner), lin, rows).reshape(shape)
+        return scatter_add_rows(updates.reshape(idx.shape[0], inner), lin, rows).reshape(shape)
 
     def grad(self, op, dy):
         # TF1: the updates' gradient is dy gathered back at the indices.

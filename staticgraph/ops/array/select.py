@@ -16,10 +16,11 @@ from . import shape as _shape
 from . import index_onnx as _onnx
 from ..math import misc as _misc
 from ..convert import convert_to_tensor
-from .index_args import INDEX, _as_index, _dims, _prod, _pyslice, _require_rank, _scalar_value
+from .index_args import as_index, dims_of, dims_product, known_int
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import ALL, INTS, NUMERIC, require_dtype, unknown
+from ..shape_rules import (ALL, INDEX, INTS, NUMERIC, require_dtype, require_rank,
+                           require_rank_at_least, unknown)
 from ..static_value import constant_value
 
 __all__ = ["boolean_mask", "top_k", "sequence_mask", "unique"]
@@ -62,7 +63,7 @@ class BooleanMask(OpDef):
         if tensor.shape[ax:ax + mask.ndim] != mask.shape:
             raise ValueError(f"Shapes {list(tensor.shape[ax:ax + mask.ndim])} and "
                              f"{list(mask.shape)} are incompatible")
-        return tensor[(_pyslice(None),) * ax + (mask,)]
+        return tensor[(slice(None),) * ax + (mask,)]
 
     def grad(self, op, dy):
         # TF1 gathers the flattened mask's true positions; the gradient adds dy back
@@ -75,24 +76,24 @@ class BooleanMask(OpDef):
             ax += rank
         full = None
         if ax >= 0:
-            pre = _dims(tensor, 0, ax, itype)
+            pre = dims_of(tensor, 0, ax, itype)
             at = ax
         else:
             full = _shape.shape(tensor, out_type=itype)
             at = _shape.size(full, out_type=itype) + ax
             pre = full[:at]
         if mr is not None:
-            depth = _prod(_dims(mask, 0, None, itype), itype)
+            depth = dims_product(dims_of(mask, 0, None, itype), itype)
         else:
             depth = _shape.size(mask, out_type=itype)
         if isinstance(at, int) and mr is not None:
-            inner = _dims(tensor, at + mr, None, itype)
+            inner = dims_of(tensor, at + mr, None, itype)
         else:
             full = _shape.shape(tensor, out_type=itype) if full is None else full
-            inner = full[_as_index(at, itype) + _as_index(
+            inner = full[as_index(at, itype) + as_index(
                 _shape.rank(mask) if mr is None else mr, itype):]
         count = dy.shape.raw[at] if dy.shape.rank is not None and isinstance(at, int) else None
-        return [_scatter.scatter_gathered(dy, kept, 1, _prod(pre, itype), depth, inner,
+        return [_scatter.scatter_gathered(dy, kept, 1, dims_product(pre, itype), depth, inner,
                                           count, tensor), None]
 
     def onnx(self, ctx, op, tensor, mask):
@@ -182,15 +183,13 @@ class TopKV2(OpDef):
     def infer(self, x, k, *, sorted):  # noqa: A002 - TF1's attribute
         require_dtype(x, NUMERIC, "input")
         require_dtype(k, (dtypes.int32,), "k")
-        _require_rank(k, 0, "k")
-        kv = _scalar_value(k)
+        require_rank(k, 0, "k")
+        kv = known_int(k)
         if kv is not None and kv < 0:
             raise ValueError(f"Need k >= 0, got {kv}")
-        rank = x.shape.rank
-        if rank is None:
+        require_rank_at_least(x, 1, "input")
+        if x.shape.rank is None:
             return [unknown(x.dtype), unknown(dtypes.int32)]
-        if rank < 1:
-            raise ValueError("Shape must be at least rank 1 but is rank 0 for 'input'")
         last = x.shape.raw[-1]
         if kv is not None and last is not None and last < kv:
             raise ValueError(f"input must have last dimension >= k = {kv} but is {last}")
@@ -216,15 +215,15 @@ class TopKV2(OpDef):
         x, k = op.inputs
         indices = op.outputs[1]
         itype = dtypes.int32
-        rows = _prod(_dims(x, 0, -1, itype), itype)
-        depth = _dims(x, -1, None, itype)[0]
-        count = _scalar_value(k)
+        rows = dims_product(dims_of(x, 0, -1, itype), itype)
+        depth = dims_of(x, -1, None, itype)[0]
+        count = known_int(k)
         return [_scatter.scatter_gathered(dvalues, indices, rows, 1, depth, [], count, x), None]
 
     def onnx(self, ctx, op, x, k):
         # ONNX TopK (largest, sorted): onnxruntime puts the lower index first among
         # ties, as TF does; indices int64 -> int32.
-        kv = _scalar_value(op.inputs[1])
+        kv = known_int(op.inputs[1])
         kk = ctx.int64s([kv]) if kv is not None else \
             ctx.node("Reshape", [ctx.to_int64(k, op.inputs[1].dtype), ctx.int64s([1])])
         values, indices = ctx.node("TopK", [x, kk], outputs=2, axis=-1, largest=1, sorted=1)
@@ -271,7 +270,7 @@ class SequenceMask(OpDef):
             require_dtype(maxlen, INTS, "maxlen")
             if maxlen.shape.rank not in (None, 0):
                 raise ValueError("maxlen must be scalar for sequence_mask")
-            m = _scalar_value(maxlen)
+            m = known_int(maxlen)
         else:
             value = constant_value(lengths)
             m = None if value is None else int(np.max(value, initial=0))
@@ -295,7 +294,7 @@ class SequenceMask(OpDef):
         mtype = op.inputs[1].dtype if maxlen is not None else ltype
         work = np.int32 if ltype is mtype is dtypes.int32 else np.int64
         if maxlen is not None:
-            m = _scalar_value(op.inputs[1])
+            m = known_int(op.inputs[1])
         else:
             value = constant_value(op.inputs[0])
             m = None if value is None else int(np.max(value, initial=0))

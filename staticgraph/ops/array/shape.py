@@ -1,4 +1,4 @@
-"""Array shape ops: reshape, transpose, expand_dims, squeeze, shape, size, rank.
+"""Array shape ops: reshape, transpose, invert_permutation, shape, size, rank.
 
 Each op type is defined once here (inference, numpy kernel, static value); the
 public functions keep TF1's names, keywords and default op names. Ops whose shape
@@ -9,7 +9,6 @@ static shapes from its value when that is known while declaring.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
@@ -20,13 +19,11 @@ from ..math import binary as _math_binary
 from ..convert import constant, convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from .shape_args import (INDEX, _ints, _require_rank, _scalar_int, _shape_entries, _shape_tensor,
-                         fold)
-from ..shape_rules import require_dtype
+from .shape_args import fold, int_list, shape_entries, shape_tensor
+from ..shape_rules import INDEX, require_dtype, require_rank
 from ..static_value import constant_value
 
-__all__ = ["reshape", "transpose", "expand_dims", "squeeze", "shape", "size", "rank",
-           "invert_permutation"]
+__all__ = ["reshape", "transpose", "shape", "size", "rank", "invert_permutation"]
 
 
 def shape_for_grad(x):
@@ -46,14 +43,23 @@ def shape_for_grad(x):
     return shape(x)
 
 
-def _reshape_back(op, dy):
+def shape_vector(x, out_type=dtypes.int32):
+    """The shape of tensor ``x`` as a 1-D tensor: a constant when fully known, else
+    ``shape(x)`` (TF1's ``shape_internal(optimize=True)``)."""
+    raw = x.shape.raw
+    if raw is not None and None not in raw:
+        return constant(np.asarray(raw, as_dtype(out_type).np_dtype))
+    return shape(x, out_type=out_type)
+
+
+def reshape_back(op, dy):
     """Gradient of ops that only change the shape of input 0: ``dy`` reshaped back."""
     return [reshape(dy, shape_for_grad(op.inputs[0]))] + [None] * (len(op.inputs) - 1)
 
 
 # ------------------------------------------------------------------ reshape
 def _reshape_static(x, entries):
-    """The output shape of reshaping ``x`` to ``entries`` (see :func:`_shape_entries`)."""
+    """The output shape of reshaping ``x`` to ``entries`` (see :func:`shape_entries`)."""
     if entries is None:
         return TensorShape(None)
     for i, e in enumerate(entries):
@@ -107,7 +113,7 @@ def _reshape_kernel(x, shape):
         return np.reshape(x, shape)
     except ValueError:
         pass
-    sizes = _ints(shape)
+    sizes = int_list(shape)
     if sizes.count(-1) == 1 and 0 in sizes and all(s >= -1 for s in sizes):
         # TF1: a zero-size target leaves the -1 dimension to the input's non-zero sizes
         known = math.prod(s for s in sizes if s > 0)
@@ -125,15 +131,15 @@ class Reshape(OpDef):
 
     def infer(self, tensor, shape):
         require_dtype(shape, INDEX, "shape")
-        _require_rank(shape, 1, "shape")
-        return Spec(tensor.dtype, _reshape_static(tensor, _shape_entries(shape, tensor)))
+        require_rank(shape, 1, "shape")
+        return Spec(tensor.dtype, _reshape_static(tensor, shape_entries(shape, tensor)))
 
     compute = staticmethod(_reshape_kernel)
 
     def static_value(self, op):
         return fold(op)
 
-    grad = staticmethod(_reshape_back)
+    grad = staticmethod(reshape_back)
 
     def onnx(self, ctx, op, tensor, shape):
         return _onnx.lower_reshape(ctx, op, tensor, shape)
@@ -155,7 +161,7 @@ def reshape(tensor, shape, name=None):
     """
     with name_scope(name, "Reshape", [tensor, shape]) as scope:
         tensor = convert_to_tensor(tensor)
-        shape = _shape_tensor(shape, "shape")
+        shape = shape_tensor(shape, "shape")
         return apply_op("Reshape", [tensor, shape], name=scope)
 
 
@@ -168,7 +174,7 @@ class Transpose(OpDef):
 
     def infer(self, x, perm):
         require_dtype(perm, INDEX, "perm")
-        _require_rank(perm, 1, "perm")
+        require_rank(perm, 1, "perm")
         rank = x.shape.rank
         p = constant_value(perm)
         if p is None:
@@ -177,7 +183,7 @@ class Transpose(OpDef):
                 raise ValueError(f"transpose expects a vector of size {rank}. But input(1) is "
                                  f"a vector of size {perm.shape.raw[0]}")
             return Spec(x.dtype, None if n is None else [None] * n)
-        p = _ints(p)
+        p = int_list(p)
         n = len(p)
         if rank is not None and n != rank:
             raise ValueError(f"transpose expects a vector of size {rank}. But input(1) is a "
@@ -237,7 +243,7 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
                 perm = _math_binary.subtract(
                     _math_binary.subtract(rk, 1), _array_fill.range(0, rk, 1))
         else:
-            perm = _shape_tensor(perm, "perm")
+            perm = shape_tensor(perm, "perm")
         return apply_op("Transpose", [a, perm], name=scope)
 
 
@@ -249,10 +255,10 @@ class InvertPermutation(OpDef):
 
     def infer(self, x):
         require_dtype(x, INDEX, "x")
-        _require_rank(x, 1, "x")
+        require_rank(x, 1, "x")
         v = constant_value(x)
         if v is not None:
-            _check_permutation(_ints(v))
+            _check_permutation(int_list(v))
         return Spec(x.dtype, x.shape)
 
     @staticmethod
@@ -294,143 +300,6 @@ def invert_permutation(x, name=None):
     """
     x = convert_to_tensor(x, preferred_dtype=dtypes.int32, name="x")
     return apply_op("InvertPermutation", [x], name=name)
-
-
-# ---------------------------------------------------------- expand / squeeze
-@register
-class ExpandDims(OpDef):
-    """Inserts a dimension of size 1 at index ``dim`` (an int scalar tensor)."""
-
-    returns_view = (0,)
-
-    def infer(self, x, dim):
-        require_dtype(dim, INDEX, "dim")
-        v = constant_value(dim)
-        raw = x.shape.raw
-        if v is None:
-            return Spec(x.dtype, None if raw is None else [None] * (len(raw) + 1))
-        d = _scalar_int(v, "dim")
-        if raw is None:
-            return Spec(x.dtype, None)
-        r = len(raw)
-        if not -r - 1 <= d <= r:
-            raise ValueError(f"Tried to expand dim index {d} for tensor with {r} dimensions.")
-        dims = list(raw)
-        dims.insert(d % (r + 1), 1)
-        return Spec(x.dtype, dims)
-
-    @staticmethod
-    def compute(x, dim):
-        return np.expand_dims(x, _scalar_int(dim, "dim"))
-
-    def static_value(self, op):
-        return fold(op)
-
-    grad = staticmethod(_reshape_back)
-
-    def onnx(self, ctx, op, x, dim):
-        d = _onnx.static_ints(op.inputs[1])  # negative: counted in the output, as in ONNX
-        axes = ctx.int64s(d) if d is not None else ctx.node(
-            "Reshape", [ctx.to_int64(dim, op.inputs[1].dtype), ctx.int64s([1])])
-        return ctx.node("Unsqueeze", [x, axes])
-
-
-def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002 - TF1's keyword
-    """``input`` with a new dimension of size 1 inserted at ``axis``.
-
-    Args:
-        input: a Tensor.
-        axis: index of the new dimension, in ``[-rank(input) - 1, rank(input)]``.
-        name: op name (default ``"ExpandDims"``).
-        dim: deprecated alias of ``axis``.
-
-    Raises:
-        ValueError: both or neither of ``axis`` and ``dim`` given; ``axis`` out of range.
-    """
-    if dim is not None:
-        if axis is not None:
-            raise ValueError("Cannot specify both 'axis' and 'dim'")
-        axis = dim
-    if axis is None:
-        raise ValueError("Must specify an axis argument to tf.expand_dims()")
-    with name_scope(name, "ExpandDims", [input]) as scope:
-        x = convert_to_tensor(input)
-        axis = _shape_tensor(axis, "dim")
-        return apply_op("ExpandDims", [x, axis], name=scope)
-
-
-@register
-class Squeeze(OpDef):
-    """Removes dimensions of size 1 (those in ``squeeze_dims``, or all when empty)."""
-
-    attrs = {"squeeze_dims": ()}
-    returns_view = (0,)
-
-    def infer(self, x, *, squeeze_dims):
-        raw = x.shape.raw
-        if raw is None:
-            return Spec(x.dtype, None)
-        r = len(raw)
-        if not squeeze_dims:
-            if None in raw:
-                return Spec(x.dtype, None)
-            return Spec(x.dtype, [d for d in raw if d != 1])
-        axes = set()
-        for a in squeeze_dims:
-            if not -r <= a < r:
-                raise ValueError(f"Tried to squeeze dim index {a} for tensor with {r} "
-                                 f"dimensions.")
-            a %= r
-            if raw[a] is not None and raw[a] != 1:
-                raise ValueError(f"Can not squeeze dim[{a}], expected a dimension of 1, "
-                                 f"got {raw[a]}")
-            axes.add(a)
-        return Spec(x.dtype, [d for i, d in enumerate(raw) if i not in axes])
-
-    @staticmethod
-    def compute(x, *, squeeze_dims):
-        return np.squeeze(x, axis=squeeze_dims or None)
-
-    def static_value(self, op):
-        return fold(op)
-
-    grad = staticmethod(_reshape_back)
-
-    def onnx(self, ctx, op, x):
-        axes = op.attrs["squeeze_dims"]
-        raw = op.inputs[0].shape.raw
-        if not axes and raw is not None and None not in raw:
-            axes = [i for i, d in enumerate(raw) if d == 1]
-            if not axes:
-                return ctx.node("Identity", [x])
-        if not axes:  # unknown sizes: ONNX Squeeze without axes drops every 1, as TF
-            return ctx.node("Squeeze", [x])
-        return ctx.node("Squeeze", [x, ctx.int64s(axes)])
-
-
-def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002 - TF1's keyword
-    """``input`` without its size-1 dimensions (only those in ``axis`` when given).
-
-    Args:
-        input: a Tensor.
-        axis: int or list of ints; None removes every size-1 dimension.
-        name: op name (default ``"Squeeze"``).
-        squeeze_dims: deprecated alias of ``axis``.
-
-    Raises:
-        ValueError: a listed dimension is known not to be 1, or both aliases given.
-    """
-    if squeeze_dims is not None:
-        if axis is not None:
-            raise ValueError("Cannot specify both 'axis' and 'squeeze_dims'")
-        axis = squeeze_dims
-    if axis is None:
-        axis = ()
-    elif isinstance(axis, (numbers.Integral, np.integer)):
-        axis = (int(axis),)
-    else:
-        axis = tuple(int(a) for a in axis)
-    return apply_op("Squeeze", [convert_to_tensor(input)], {"squeeze_dims": axis}, name=name)
 
 
 # ------------------------------------------------------------ shape / size / rank

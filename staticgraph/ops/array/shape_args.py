@@ -1,21 +1,24 @@
 """Shape, axis and size arguments of the array ops, read while declaring.
 
-Helpers shared by :mod:`.array_shape`, :mod:`.array_fill` and :mod:`.array_transform`:
-converting a shape argument to an int tensor, reading the statically known entries
-of a shape tensor (including ``tf.shape(x)[i]`` references), rank checks, and
-``fold``, which computes a small op's output while declaring when every input is a
-known constant.
+Shared by :mod:`.shape`, :mod:`.fill`, :mod:`.transform` and the random ops:
+converting a shape argument to an int tensor (:func:`shape_tensor`), reading the
+statically known entries of a shape tensor, including ``tf.shape(x)[i]``
+references (:func:`shape_entries`), and :func:`fold`, which computes a small op's
+output while declaring when every input is a known constant.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...graphlib import Tensor, TensorShape, dtypes
-from ..convert import convert_to_tensor
+from ...graphlib import TensorShape, dtypes
+from ..convert import convert_to_tensor, is_tensor_like
+from ..shape_rules import INDEX, require_dtype
 from ..static_value import MAX_SHAPE_RANK, constant_value, constant_value_as_shape
 
-INDEX = (dtypes.int32, dtypes.int64)
+__all__ = ["STATIC_LIMIT", "fold", "int_list", "scalar_int", "scalar_axis", "shape_entries",
+           "shape_tensor"]
+
 STATIC_LIMIT = 4096  # largest output (elements) computed while declaring
 
 
@@ -37,22 +40,28 @@ def fold(op):
     return out if isinstance(out, np.ndarray) else None
 
 
-def _require_rank(t, rank, arg):
-    r = t.shape.rank
-    if r is not None and r != rank:
-        raise ValueError(f"Shape must be rank {rank} but is rank {r} for argument '{arg}' "
-                         f"(shape {t.shape})")
-
-
-def _ints(value):
+def int_list(value):
+    """The entries of an array-like ``value`` (any shape) as a flat list of ints."""
     return [int(v) for v in np.reshape(value, -1)]
 
 
-def _scalar_int(value, arg):
+def scalar_int(value, arg):
+    """The single entry of ``value`` as an int; ValueError naming ``arg`` otherwise."""
     flat = np.reshape(value, -1)
     if flat.size != 1:
         raise ValueError(f"'{arg}' must be a tensor with a single value, got {flat.size}")
     return int(flat[0])
+
+
+def scalar_axis(t):
+    """The value of the scalar int32/int64 ``axis`` tensor ``t`` if known while declaring,
+    else None; TypeError or ValueError for a tensor that cannot be an axis."""
+    require_dtype(t, INDEX, "axis")
+    if t.shape.rank not in (None, 0):
+        raise ValueError(f"Shape must be rank 0 but is rank {t.shape.rank} for argument "
+                         f"'axis'")
+    v = constant_value(t)
+    return None if v is None else int(np.reshape(v, -1)[0])
 
 
 def _dim_reference(t, x):
@@ -80,7 +89,7 @@ def _dim_reference(t, x):
     return ("dim", i) if src is x else None
 
 
-def _shape_entries(t, x):
+def shape_entries(t, x):
     """A 1-D shape tensor's entries: ints (-1 kept), ``("dim", i)`` of ``x``, or None.
 
     Returns None when even the number of entries is unknown, or when there are more
@@ -110,7 +119,7 @@ def _concat_parts(t):
 
 
 def _entries_of(t, x, parts, memo):
-    """:func:`_shape_entries` of ``t`` once the entries of its ``parts`` are in ``memo``."""
+    """:func:`shape_entries` of ``t`` once the entries of its ``parts`` are in ``memo``."""
     if parts is not None:
         out = []
         for part in parts:
@@ -123,7 +132,7 @@ def _entries_of(t, x, parts, memo):
     else:
         v = constant_value(t)
         if v is not None:
-            return _ints(v) if np.size(v) <= MAX_SHAPE_RANK else None
+            return int_list(v) if np.size(v) <= MAX_SHAPE_RANK else None
         op = t.op
         if op.type == "Pack" and t.shape.rank == 1:
             out = []
@@ -142,13 +151,15 @@ def _entries_of(t, x, parts, memo):
     return None if known.raw is None else list(known.raw)
 
 
-def _tensor_like(value):
-    return isinstance(value, Tensor) or hasattr(value, "_as_graph_tensor")
+def shape_tensor(value, name="shape"):
+    """A shape argument (list, ``TensorShape``, array or tensor) as a 1-D int tensor.
 
-
-def _shape_tensor(value, name):
+    Tensors are returned as they are; other values become an int32 constant named
+    ``name`` (int64 when an entry does not fit), as TF1's op wrappers convert an
+    ``int32``/``int64`` argument whose default type is int32.
+    """
     if isinstance(value, TensorShape):
         value = value.as_list()
-    if isinstance(value, Tensor) or hasattr(value, "_as_graph_tensor"):
+    if is_tensor_like(value):
         return convert_to_tensor(value)
     return convert_to_tensor(value, preferred_dtype=dtypes.int32, name=name)

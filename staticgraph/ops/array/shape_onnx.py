@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .shape_args import _shape_entries
+from .shape_args import shape_entries
 from ..static_value import constant_value
 
 __all__ = []
@@ -136,7 +136,7 @@ def lower_reshape(ctx, op, x, shape):
         if 0 not in s:  # the -1 is inferred from the input's size, as in TF
             return ctx.node("Reshape", [x, ctx.int64s(s)])
         return _reshape_resolved(ctx, x, ctx.int64s(s))
-    entries = _shape_entries(shape_t, t)
+    entries = shape_entries(shape_t, t)
     if entries is not None:
         if len(entries) == 2 and entries == [("dim", 0), -1]:
             return ctx.node("Flatten", [x], axis=1)  # tf.reshape(x, [tf.shape(x)[0], -1])

@@ -1,34 +1,33 @@
-"""Slicing ops: ``Slice``, ``StridedSlice`` (and its adjoint ``StridedSliceGrad``) and
-``tensor[key]``.
+"""Slicing ops: ``Slice``, ``StridedSlice`` and its adjoint ``StridedSliceGrad``.
 
-``slice_helper`` implements ``tensor[key]`` with TF1's rules (one ``StridedSlice``
-op named ``strided_slice``); the Python operator is installed by :mod:`.operators`.
-Gradients follow TF1: a slice's gradient pads ``dy`` back with zeros (``Pad``), a
-strided slice's writes ``dy`` into zeros of the input's shape (``StridedSliceGrad``).
+``tensor[key]`` builds one ``StridedSlice`` (:mod:`.indexing`). Gradients follow TF1:
+a slice's gradient pads ``dy`` back with zeros (``Pad``), a strided slice's writes
+``dy`` into zeros of the input's shape (``StridedSliceGrad``).
 """
 
 from __future__ import annotations
 
+import builtins
 import functools
-import numbers
 
 import numpy as np
 
-from ...graphlib import Dimension, Tensor, TensorShape, dtypes, name_scope
+from ...graphlib import TensorShape
 from . import combine as _combine
+from . import fill as _array_fill
 from . import shape as _shape
-from . import transform as _transform
+from . import pad as _pad
 from . import index_onnx as _onnx
-from ..math import misc as _math_misc
-from .select import boolean_mask
-from ..convert import constant, convert_same_dtype, convert_to_tensor
-from .index_args import INDEX, _Foldable, _pyslice, _require_rank
+from ..convert import convert_same_dtype, convert_to_tensor, is_tensor_like
+from .index_args import FoldableOpDef
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import check_same_dtype, require_dtype, unknown
+from ..shape_rules import INDEX, check_same_dtype, require_dtype, require_rank, unknown
 from ..static_value import constant_value, constant_value_as_shape
 
 __all__ = ["slice", "strided_slice"]
+
+_pyslice = builtins.slice   # ``slice`` is TF1's function below
 
 
 # ----------------------------------------------------------------- helpers
@@ -147,7 +146,7 @@ _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_ax
 
 
 @register
-class StridedSlice(_Foldable):
+class StridedSlice(FoldableOpDef):
     """``input[begin:end:strides]`` per dimension with TF1's mask semantics."""
 
     attrs = {m: 0 for m in _MASKS}
@@ -173,7 +172,7 @@ class StridedSlice(_Foldable):
         check_same_dtype(begin, end, strides, names=("begin", "end", "strides"))
         require_dtype(begin, INDEX, "begin")
         for t, arg in ((begin, "begin"), (end, "end"), (strides, "strides")):
-            _require_rank(t, 1, arg)
+            require_rank(t, 1, arg)
         n = _vector_length(begin, end, strides)
         if n is not None and n >= 32:
             raise ValueError(f"StridedSlice supports at most 31 slice entries, got {n}")
@@ -196,11 +195,8 @@ class StridedSlice(_Foldable):
 
     def grad(self, op, dy):
         x, begin, end, strides = op.inputs
-        if x.shape.is_fully_defined():
-            shape = constant(np.asarray(x.shape.raw, begin.dtype.np_dtype))
-        else:
-            shape = _shape.shape(x, out_type=begin.dtype)
-        return [_strided_slice_grad(shape, begin, end, strides, dy, op.attrs), None, None, None]
+        shape = _shape.shape_vector(x, begin.dtype)
+        return [strided_slice_grad(shape, begin, end, strides, dy, op.attrs), None, None, None]
 
     def onnx(self, ctx, op, x, begin, end, strides):
         values = [_onnx.int_input(ctx, t, name) for t, name in zip(op.inputs[1:],
@@ -228,7 +224,7 @@ class StridedSliceGrad(OpDef):
         check_same_dtype(shape, begin, end, strides, names=("shape", "begin", "end", "strides"))
         require_dtype(shape, INDEX, "shape")
         for t, arg in ((shape, "shape"), (begin, "begin"), (end, "end"), (strides, "strides")):
-            _require_rank(t, 1, arg)
+            require_rank(t, 1, arg)
         target = constant_value_as_shape(shape)
         if target.rank is None and shape.shape.raw is not None and shape.shape.raw[0] is not None:
             target = TensorShape([None] * shape.shape.raw[0])
@@ -279,8 +275,12 @@ class StridedSliceGrad(OpDef):
                                         _resolve_cached)
 
 
-def _strided_slice_grad(shape, begin, end, strides, dy, masks, name=None):
-    """``StridedSliceGrad``: ``dy`` written into zeros of ``shape`` at the slice."""
+def strided_slice_grad(shape, begin, end, strides, dy, masks, name=None):
+    """``StridedSliceGrad``: ``dy`` written into zeros of ``shape`` at the slice.
+
+    ``masks`` maps the mask attribute names of the ``StridedSlice`` differentiated
+    (``begin_mask``, ...) to their values.
+    """
     return apply_op("StridedSliceGrad", [shape, begin, end, strides, dy], dict(masks),
                     name=name)
 
@@ -313,11 +313,10 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     del var
     x = convert_to_tensor(input_)
     if strides is None:
-        if isinstance(begin, Tensor) or hasattr(begin, "_as_graph_tensor"):
+        if is_tensor_like(begin):
             b = convert_to_tensor(begin)
             n = _vector_length(b)
             if n is None:
-                from . import fill as _array_fill
                 strides = _array_fill.ones_like(b)
             else:
                 strides = np.ones([n], b.dtype.np_dtype)
@@ -330,111 +329,6 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
              "ellipsis_mask": int(ellipsis_mask), "new_axis_mask": int(new_axis_mask),
              "shrink_axis_mask": int(shrink_axis_mask)}
     return apply_op("StridedSlice", [x, begin, end, strides], attrs, name=name)
-
-
-_SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
-                     "scalar tf.int32/tf.int64 tensors are valid indices")
-
-
-def _check_index(idx):
-    """The index as an int or an int32/int64 scalar tensor; TypeError otherwise."""
-    if isinstance(idx, Dimension):
-        return int(idx)
-    if isinstance(idx, numbers.Integral) and not isinstance(idx, np.generic):
-        return int(idx)
-    if hasattr(idx, "_as_graph_tensor"):
-        idx = convert_to_tensor(idx)
-    if isinstance(idx, Tensor):
-        if idx.dtype not in INDEX or (idx.shape.rank not in (None, 0)):
-            raise TypeError(f"{_SLICE_TYPE_ERROR}, got {idx!r}")
-        return idx
-    if isinstance(idx, np.generic) and np.dtype(idx.dtype).kind in "iu":
-        return int(idx)
-    if isinstance(idx, np.ndarray) and idx.ndim == 0 and idx.dtype.kind in "iu":
-        return int(idx)
-    raise TypeError(f"{_SLICE_TYPE_ERROR}, got {idx!r}")
-
-
-def _pack(values, dtype, name):
-    """A 1-D index vector of ``dtype`` from ints and scalar tensors (one Const when possible)."""
-    if not any(isinstance(v, Tensor) for v in values):
-        return constant(np.asarray(values, dtype=dtype.np_dtype), name=name)
-    items = []
-    for v in values:
-        if isinstance(v, Tensor):
-            items.append(v if v.dtype is dtype else _math_misc.cast(v, dtype))
-        else:
-            items.append(constant(np.asarray(v, dtype=dtype.np_dtype)))
-    return _combine.stack(items, name=name)
-
-
-def slice_helper(tensor, slice_spec, var=None):
-    """``tensor[slice_spec]`` as TF1 does it: one ``StridedSlice`` op named ``strided_slice``.
-
-    Accepts ints (negative count from the end), slices (with tensor bounds and negative
-    steps), ``...``, ``None`` (``tf.newaxis``) and scalar int32/int64 tensors. A bool
-    tensor or array as the whole key is a ``boolean_mask``.
-
-    Raises:
-        TypeError: for other kinds of index (floats, lists of lists, ...).
-        ValueError: a constant index out of range on a known dimension.
-
-    Example:
-        >>> x[1:, ::-1, tf.newaxis, -1]
-    """
-    tensor = convert_to_tensor(tensor)
-    if (isinstance(slice_spec, bool)
-            or (isinstance(slice_spec, Tensor) and slice_spec.dtype is dtypes.bool)
-            or (isinstance(slice_spec, np.ndarray) and slice_spec.dtype == np.bool_)):
-        return boolean_mask(tensor=tensor, mask=slice_spec)
-    if not isinstance(slice_spec, (list, tuple)):
-        slice_spec = [slice_spec]
-    begin, end, strides = [], [], []
-    begin_mask = end_mask = ellipsis_mask = new_axis_mask = shrink_axis_mask = 0
-    for index, s in enumerate(slice_spec):
-        bit = 1 << index
-        if isinstance(s, _pyslice):
-            if s.start is not None:
-                begin.append(_check_index(s.start))
-            else:
-                begin.append(0)
-                begin_mask |= bit
-            if s.stop is not None:
-                end.append(_check_index(s.stop))
-            else:
-                end.append(0)
-                end_mask |= bit
-            strides.append(1 if s.step is None else _check_index(s.step))
-        elif s is Ellipsis:
-            begin.append(0)
-            end.append(0)
-            strides.append(1)
-            ellipsis_mask |= bit
-        elif s is None:
-            begin.append(0)
-            end.append(0)
-            strides.append(1)
-            new_axis_mask |= bit
-        else:
-            s = _check_index(s)
-            begin.append(s)
-            end.append(s + 1)
-            strides.append(1)
-            shrink_axis_mask |= bit
-    values = [tensor] + [v for v in begin + end + strides if isinstance(v, Tensor)]
-    with name_scope(None, "strided_slice", values) as name:
-        if begin:
-            flat = begin + end + strides
-            wide = any(isinstance(v, Tensor) and v.dtype is dtypes.int64 for v in flat) or any(
-                not isinstance(v, Tensor) and not -2**31 <= v < 2**31 for v in flat)
-            dtype = dtypes.int64 if wide else dtypes.int32
-            packed = [_pack(v, dtype, "stack") for v in (begin, end, strides)]
-        else:
-            empty = constant(np.zeros([0], np.int32))
-            packed = [empty, empty, empty]
-        return strided_slice(tensor, *packed, begin_mask=begin_mask, end_mask=end_mask,
-                             ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
-                             shrink_axis_mask=shrink_axis_mask, var=var, name=name)
 
 
 # -------------------------------------------------------------------- slice
@@ -458,7 +352,7 @@ def _slice_dims(shape, begin, size):
 
 
 @register
-class Slice(_Foldable):
+class Slice(FoldableOpDef):
     """``input[begin[i]:begin[i] + size[i]]`` per dimension (size -1: to the end)."""
 
     returns_view = (0,)
@@ -466,8 +360,8 @@ class Slice(_Foldable):
     def infer(self, x, begin, size):
         check_same_dtype(begin, size, names=("begin", "size"))
         require_dtype(begin, INDEX, "begin")
-        _require_rank(begin, 1, "begin")
-        _require_rank(size, 1, "size")
+        require_rank(begin, 1, "begin")
+        require_rank(size, 1, "size")
         n = _vector_length(begin, size)
         rank = x.shape.rank
         if rank is not None and n is not None and n != rank:
@@ -504,7 +398,7 @@ class Slice(_Foldable):
             itype = begin.dtype
             after = _shape.shape(x, out_type=itype) - _shape.shape(y, out_type=itype) - begin
             paddings = _combine.stack([begin, after], axis=1)
-        return [_transform.pad(dy, paddings), None, None]
+        return [_pad.pad(dy, paddings), None, None]
 
     def onnx(self, ctx, op, x, begin, size):
         return _onnx.slice_begin_size(ctx, x, _onnx.int_input(ctx, op.inputs[1], begin),

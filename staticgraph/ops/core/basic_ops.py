@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 
+from ...errors import InvalidArgumentError
 from ...graphlib import (Operation, Tensor, TensorShape, as_dtype, as_shape, control_dependencies,
                          get_default_graph, name_scope)
 from ..convert import convert_to_tensor
@@ -52,7 +53,6 @@ class Placeholder(OpDef):
 
     def make_kernel(self, op, runtime):
         def missing():
-            from ...errors import InvalidArgumentError
             raise InvalidArgumentError(None, op, f"You must feed a value for placeholder "
                                                  f"tensor '{op.name}'")
         return missing

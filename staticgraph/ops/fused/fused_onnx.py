@@ -2,9 +2,10 @@
 
 A fused op lowers to the standard operators of the ops it replaced: ``Gemm`` (or
 ``MatMul`` + ``Add``) and ``Conv`` with the bias, then the activation; a
-``FusedElementwise`` program becomes one ONNX node (or the math families' formula)
-per ufunc step, in order. float16 runs in float32 with one cast back at the end
-(numpy rounds each step to float16; the difference is within float16's tolerance).
+``FusedElementwise`` program becomes, step by step in order, the ONNX lowering of
+the elementwise op whose ufunc the step applies (its definition's ``lower``).
+float16 runs in float32 with one cast back at the end (numpy rounds each step to
+float16; the difference is within float16's tolerance).
 """
 
 from __future__ import annotations
@@ -12,23 +13,22 @@ from __future__ import annotations
 import numpy as np
 
 from ...graphlib import dtypes
-from ..math import binary_onnx as _binary
-from ..math import unary_onnx as _unary
+from .. import onnx_support
+from ..math import elementwise as _elementwise
 from ..nn import conv_onnx as _conv
 
 __all__ = ["fused_matmul", "fused_conv2d", "fused_elementwise", "add_bias", "activate"]
 
-# Integer dtypes with onnxruntime MatMul/Add/Relu/Clip kernels; others compute in int32.
-_NATIVE_INTS = ("int32", "int64")
+# The operators a fused op computes in one dtype (its product, bias and activation).
+_CHAIN = ("MatMul", "Add", "Relu", "Clip")
 
 
 def _work_dtype(dtype):
-    """The dtype a fused op computes in: float16 -> float32, small ints -> int32."""
+    """The dtype a fused op computes in: float16 -> float32 (one rounding at the end),
+    integers onnxruntime's kernels lack -> a wider integer (int32)."""
     if dtype is dtypes.float16:
         return dtypes.float32
-    if dtype.is_floating or dtype.name in _NATIVE_INTS:
-        return dtype
-    return dtypes.int32
+    return dtypes.as_dtype(onnx_support.work_dtype(_CHAIN, dtype))
 
 
 def activate(ctx, x, activation, alpha, dtype):
@@ -81,73 +81,43 @@ def fused_matmul(ctx, op, a, b, bias):
 
 
 def fused_conv2d(ctx, op, x, f, bias):
-    """Conv2D's lowering (:mod:`.nn_conv_onnx`: NCHW ``Conv``) with a channel bias as
+    """Conv2D's lowering (:mod:`staticgraph.ops.nn.conv_onnx`: NCHW ``Conv``) with a channel bias as
     ``Conv``'s ``B`` input and the activation before the transpose back to NHWC;
     another bias (an ``Add`` along a non-channel dimension) is added after."""
     fmt, dtype = op.attrs["data_format"], op.outputs[0].dtype
-    work = dtypes.as_dtype(_conv._float_work(dtype))
+    work = dtypes.as_dtype(onnx_support.work_dtype("Conv", dtype))
     fshape = op.inputs[1].shape
     khw = tuple(fshape.raw[:2]) if fshape.rank else (None, None)
-    strides, dilations, explicit = _conv._conv_window(op, fmt)
-    pads = _conv._pads(_conv._hw(op.inputs[0].shape, fmt), khw, strides, dilations,
-                       op.attrs["padding"], explicit)
+    strides, dilations, explicit = _conv.conv_window(op, fmt)
+    pads = _conv.onnx_pads(_conv.static_hw(op.inputs[0].shape, fmt), khw, strides, dilations,
+                           op.attrs["padding"], explicit)
     out_rank = op.outputs[0].shape.rank
     bias_axis = 1 if op.attrs["bias_format"] == "NCHW" else (out_rank or 4) - 1
     channels = fshape.raw[3] if fshape.rank else None
     length = op.inputs[2].shape.raw[0] if op.inputs[2].shape.rank == 1 else None
     channel_bias = bias_axis == (1 if fmt == "NCHW" else 3) and out_rank == 4 and (
         op.attrs["bias_op"] == "BiasAdd" or (channels is not None and length == channels))
-    xn = _conv._to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
-    w = ctx.node("Transpose", [ctx.cast(f, work, dtype)], perm=_conv._HWIO_TO_OIHW)
+    xn = _conv.to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
+    w = ctx.node("Transpose", [ctx.cast(f, work, dtype)], perm=_conv.HWIO_TO_OIHW)
     bias = ctx.cast(bias, work, dtype)
     y = ctx.node("Conv", [xn, w, bias if channel_bias else None], strides=list(strides),
-                 dilations=list(dilations), **_conv._pad_attrs(pads))
+                 dilations=list(dilations), **_conv.pad_attributes(pads))
     if channel_bias:
         y = activate(ctx, y, op.attrs["activation"], op.attrs["alpha"], work)
-        return ctx.cast(_conv._from_nchw(ctx, y, fmt), dtype, work)
-    y = add_bias(ctx, _conv._from_nchw(ctx, y, fmt), bias, op.attrs["bias_format"], 4)
+        return ctx.cast(_conv.from_nchw(ctx, y, fmt), dtype, work)
+    y = add_bias(ctx, _conv.from_nchw(ctx, y, fmt), bias, op.attrs["bias_format"], 4)
     y = activate(ctx, y, op.attrs["activation"], op.attrs["alpha"], work)
     return ctx.cast(y, dtype, work)
 
 
 # ------------------------------------------------------------------ FusedElementwise
-_BINARY = {"add": "Add", "subtract": "Sub", "multiply": "Mul", "true_divide": "Div",
-           "maximum": "Max", "minimum": "Min"}
-_UNARY = {"negative": "Neg", "absolute": "Abs", "sign": "Sign", "reciprocal": "Reciprocal",
-          "exp": "Exp", "log": "Log", "sqrt": "Sqrt", "floor": "Floor", "ceil": "Ceil",
-          "rint": "Round", "sin": "Sin", "cos": "Cos", "tanh": "Tanh"}
-# ufunc -> (ONNX op for float32, float64 formula): onnxruntime has no float64 kernel
-_NO_FLOAT64 = {"tan": ("Tan", _unary.tan64), "arcsin": ("Asin", _unary.asin64),
-               "arccos": ("Acos", _unary.acos64), "arctan": ("Atan", _unary.atan64),
-               "sinh": ("Sinh", _unary.sinh64), "cosh": ("Cosh", _unary.cosh64),
-               "arcsinh": ("Asinh", _unary.asinh64), "arccosh": ("Acosh", _unary.acosh64),
-               "arctanh": ("Atanh", _unary.atanh64)}
-
-
 def _step(ctx, name, args, work):
-    """One ufunc step on value names ``args`` in dtype ``work``."""
-    if name in _BINARY:
-        if name == "true_divide" and not work.is_floating:
-            ctx.unsupported(f"true_divide of {work.name} values in a FusedElementwise")
-        return ctx.node(_BINARY[name], args)
-    if name in _UNARY:
-        return ctx.node(_UNARY[name], args)
-    if name == "square":
-        return ctx.node("Mul", [args[0], args[0]])
-    if name == "power":
-        if work.is_floating:
-            return ctx.node("Pow", args)
-        return _binary.int_pow(ctx, *args, work)
-    if name == "remainder":
-        return _binary.floor_mod(ctx, *args, work)
-    if name == "arctan2":
-        return _binary.atan2(ctx, *args, work)
-    if name in ("expm1", "log1p"):
-        return getattr(_unary, name)(ctx, args[0], work.name)
-    if name in _NO_FLOAT64:
-        onnx_op, float64 = _NO_FLOAT64[name]
-        return float64(ctx, args[0]) if work is dtypes.float64 else ctx.node(onnx_op, args)
-    ctx.unsupported(f"FusedElementwise step {name!r} has no ONNX lowering")
+    """One ufunc step on value names ``args`` in dtype ``work``: the lowering of the
+    elementwise op whose ufunc it is."""
+    op_def = _elementwise.op_def_of_ufunc(getattr(np, name, None))
+    if op_def is None:
+        ctx.unsupported(f"FusedElementwise step {name!r} has no ONNX lowering")
+    return op_def.lower(ctx, args, work)
 
 
 def fused_elementwise(ctx, op, inputs):

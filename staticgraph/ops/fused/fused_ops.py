@@ -13,9 +13,12 @@ decompose it back into the ops it replaced (for ONNX):
   in place on the convolution's output.
 * ``FusedElementwise(*inputs)``: ``program``, a tuple of steps ``(ufunc_name, refs)``
   where each ref is ``("input", i)``, ``("step", j)`` or ``("const", number)``; the
-  value is the last step's. The kernel evaluates the steps with numpy ufuncs into
-  preallocated buffers (``out=``), reusing a buffer as soon as its value is dead, so
-  a chain allocates one buffer; the results are bitwise those of the unfused ops.
+  value is the last step's. A step's ufunc is one of the elementwise ops' (their
+  ``ufunc_steps``, :mod:`staticgraph.ops.math.elementwise`), and the program runs
+  under ``np.errstate`` when one of those ops is ``quiet``. The kernel evaluates the
+  steps with numpy ufuncs into preallocated buffers (``out=``), reusing a buffer as
+  soon as its value is dead, so a chain allocates one buffer; the results are bitwise
+  those of the unfused ops.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...graphlib import TensorShape, broadcast_static
+from ..math import elementwise as _elementwise
 from . import fused_onnx
 from ...graphlib.op_def import OpDef, Spec, get_op_def, register
 from ..apply import apply_op
@@ -32,14 +36,7 @@ __all__ = ["fused_matmul", "fused_conv2d", "fused_elementwise"]
 
 ACTIVATIONS = ("", "Relu", "Relu6", "Sigmoid", "Tanh", "LeakyRelu")
 _FLOAT_ACTIVATIONS = ("Sigmoid", "Tanh", "LeakyRelu")
-_QUIET = {"all": "ignore"}
-
-# Ufuncs a FusedElementwise program may use (all keep their input dtype).
-UFUNCS = frozenset({
-    "add", "subtract", "multiply", "true_divide", "maximum", "minimum", "power", "remainder",
-    "arctan2", "negative", "absolute", "sign", "square", "reciprocal", "exp", "expm1", "log",
-    "log1p", "sqrt", "floor", "ceil", "rint", "sin", "cos", "tan", "arcsin", "arccos",
-    "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "tanh"})
+_QUIET = _elementwise.QUIET
 
 
 # ------------------------------------------------------------------ activations in place
@@ -185,11 +182,12 @@ def _check_program(program, n_inputs):
         raise ValueError("FusedElementwise needs a non-empty program")
     for j, step in enumerate(program):
         name, refs = step
-        if name not in UFUNCS:
+        ufunc = getattr(np, name, None) if isinstance(name, str) else None
+        if not isinstance(ufunc, np.ufunc) or not _elementwise.is_fusable_ufunc(ufunc):
             raise ValueError(f"FusedElementwise step {j}: {name!r} is not a supported ufunc")
-        if getattr(np, name).nin != len(refs):
+        if ufunc.nin != len(refs):
             raise ValueError(f"FusedElementwise step {j}: {name} takes "
-                             f"{getattr(np, name).nin} operands, got {len(refs)}")
+                             f"{ufunc.nin} operands, got {len(refs)}")
         for kind, value in refs:
             if kind == "input" and not 0 <= value < n_inputs:
                 raise ValueError(f"FusedElementwise step {j} reads input {value} of "
@@ -269,10 +267,12 @@ class FusedElementwise(OpDef):
         return fused_onnx.fused_elementwise(ctx, op, inputs)
 
 
-# Ufuncs whose unfused kernels run without silencing numpy's warnings: a program made
-# only of these runs without np.errstate (which costs about a microsecond a call).
-_UNGUARDED = frozenset({"add", "subtract", "multiply", "negative", "absolute", "sign",
-                        "maximum", "minimum", "tanh", "sin", "cos", "floor", "ceil", "rint"})
+def _guarded(program):
+    """True when a step's op silences numpy's warnings (``quiet``): the program then
+    runs under np.errstate (which costs about a microsecond a call), else without."""
+    return any(_elementwise.is_quiet(getattr(np, name)) for name in {n for n, _ in program})
+
+
 IN_PLACE_MIN_SIZE = 4096  # elements; below this, fresh results beat writing in place
 
 
@@ -307,7 +307,7 @@ def _interpret_program(program, n_in, full, dtype):
         inplace.append((fn, regs[0], regs[1], targets[k], targets[k] in written))
         written.add(targets[k])
     full_inputs = [i for i in range(n_in) if full[i]]
-    guarded = any(name not in _UNGUARDED for name, _ in program)
+    guarded = _guarded(program)
 
     def run(args):
         first = args[full_inputs[0]] if full_inputs else None
@@ -383,7 +383,7 @@ def _compile_program(program, n_in, full, dtype):
     body = ([f"if {cond}:"] + [f"    {line}" for line in inplace]
             + [f"    return b{targets[last]}"] + fresh
             + [f"return s{last} if s{last}.dtype == _dtype else np.asarray(s{last}, _dtype)"])
-    guarded = any(name not in _UNGUARDED for name, _ in program)
+    guarded = _guarded(program)
     params = ", ".join(f"i{i}" for i in range(n_in))
     defaults = ", ".join(f"{k}={k}" for k in env)
     lines = [f"def fused_elementwise_kernel({params}, *, {defaults}):"]

@@ -1,5 +1,11 @@
 """math: elementwise (unary, binary, comparison), reduction and linear-algebra ops,
-with their gradient ops (``*_grad``) and ONNX lowering helpers (``*_onnx``)."""
+with their gradient ops (``*_grad``) and ONNX lowering helpers (``*_onnx``).
+
+:mod:`.elementwise` holds what every elementwise op states once (its numpy ufunc,
+ONNX operator, fusion steps), read by the kernels, the optimizer's fusion pass and
+the fused ONNX lowering; :mod:`.reduction_axes` and :mod:`.gradient_zeros` are the
+helpers the family's ops share.
+"""
 
 from . import (binary, broadcast_grad, compare, linalg, misc, reduction, reduction_grad, special,
                trig, unary, unary_grad)

@@ -1,9 +1,11 @@
 """Elementwise binary math with numpy broadcasting: add, subtract, multiply, divide, ...
 
-Each op type is defined once here (inference, kernel, gradient rule); the public
-functions keep TF1's names and keywords. Gradient rules return input gradients in
-the broadcast shape (``grad_broadcasts``); the engine sums them to each input's
-shape. As in TF1, FloorDiv's gradient is None and TruncateMod has none at all.
+Each op type is defined once here: inference, its numpy ufunc and ONNX operator (the
+facts of :class:`~.elementwise.ElementwiseOp`, from which the kernel is derived
+unless dtypes need their own), gradient rule. The public functions keep TF1's names
+and keywords. Gradient rules return input gradients in the broadcast shape
+(``grad_broadcasts``); the engine sums them to each input's shape. As in TF1,
+FloorDiv's gradient is None and TruncateMod has none at all.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import numpy as np
 
 from ...graphlib import Tensor, dtypes, name_scope
 from ..array import fill as _array_fill
-from ..array import shape as _array_shape
-from . import compare as _math_compare
-from . import misc as _math_misc
+from ..core import basic_ops as _basic_ops
 from . import binary_onnx as _onnx
+from . import compare as _math_compare
+from . import elementwise as _elementwise
+from . import gradient_zeros as _gradient_zeros
+from . import misc as _math_misc
 from . import unary as _math_unary
 from ..convert import convert_same_dtype, convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
@@ -27,10 +31,10 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "div", "realdiv",
            "floor_div", "mod", "floormod", "truncatediv", "truncatemod", "pow", "maximum",
            "minimum", "squared_difference", "add_n", "scalar_mul", "div_no_nan", "atan2"]
 
-_QUIET = {"all": "ignore"}
+_QUIET = _elementwise.QUIET
 
 
-class BinaryOp(OpDef):
+class BinaryOp(_elementwise.ElementwiseOp):
     """Base of elementwise ops of two same-dtype inputs with broadcasting."""
 
     allowed = NUMERIC
@@ -46,53 +50,43 @@ class BinaryOp(OpDef):
 class Add(BinaryOp):
     """``x + y``."""
 
-    compute = staticmethod(np.add)
+    ufunc = np.add
+    ufunc_for_ints = True
+    onnx_op = "Add"
 
     def grad(self, op, dy):
         return [dy, dy]
-
-    def onnx(self, ctx, op, x, y):
-        return ctx.node("Add", [x, y])
 
 
 @register
 class Sub(BinaryOp):
     """``x - y``."""
 
-    compute = staticmethod(np.subtract)
+    ufunc = np.subtract
+    ufunc_for_ints = True
+    onnx_op = "Sub"
 
     def grad(self, op, dy):
         return [dy, _math_unary.negative(dy)]
-
-    def onnx(self, ctx, op, x, y):
-        return ctx.node("Sub", [x, y])
 
 
 @register
 class Mul(BinaryOp):
     """``x * y``."""
 
-    compute = staticmethod(np.multiply)
+    ufunc = np.multiply
+    ufunc_for_ints = True
+    onnx_op = "Mul"
 
     def grad(self, op, dy):
         x, y = op.inputs
         return [multiply(dy, y), multiply(x, dy)]
 
-    def onnx(self, ctx, op, x, y):
-        return ctx.node("Mul", [x, y])
-
-
-def _zeros_of(t):
-    """Zeros of ``t``'s shape and dtype that carry no gradient path back to ``t``."""
-    if t.shape.is_fully_defined():
-        return _array_fill.zeros(t.shape.raw, dtype=t.dtype)
-    return _array_fill.zeros(_array_shape.shape(t), dtype=t.dtype)
-
 
 def _select_grad(dy, xmask):
     """TF1's Maximum/Minimum gradient: ``dy`` to x where ``xmask``, to y elsewhere
     (both in the broadcast shape; the engine sums them to the inputs' shapes)."""
-    zeros = _zeros_of(dy)
+    zeros = _gradient_zeros.zeros_of(dy)
     return [_math_misc.where(xmask, dy, zeros), _math_misc.where(xmask, zeros, dy)]
 
 
@@ -113,24 +107,28 @@ class RealDiv(BinaryOp):
     """``x / y`` for floats (inf/nan on division by zero)."""
 
     allowed = FLOATS
-
-    @staticmethod
-    def compute(x, y):
-        with np.errstate(**_QUIET):
-            return np.true_divide(x, y)
+    ufunc = np.true_divide
+    quiet = True
+    onnx_op = "Div"
 
     def grad(self, op, dy):
         x, y = op.inputs
         return [realdiv(dy, y),
                 multiply(dy, realdiv(realdiv(_math_unary.negative(x), y), y))]
 
-    def onnx(self, ctx, op, x, y):
-        return ctx.node("Div", [x, y])
+    def lower(self, ctx, inputs, dtype):
+        """ONNX ``Div`` (floats only: on integers it truncates)."""
+        if not dtype.is_floating:
+            ctx.unsupported(f"true division of {dtype.name} values")
+        return ctx.node("Div", inputs)
 
 
 @register
 class FloorDiv(BinaryOp):
     """``floor(x / y)``: Python's ``//`` for integers, ``floor(x / y)`` for floats."""
+
+    ufunc_steps = ((np.true_divide, (0, 1)), (np.floor, ("prev",)))  # floats
+    quiet = True
 
     @staticmethod
     def compute(x, y):
@@ -144,13 +142,17 @@ class FloorDiv(BinaryOp):
     def grad(self, op, dy):
         return [None, None]  # TF1: no gradient (tf.gradients gives None)
 
-    def onnx(self, ctx, op, x, y):
-        return _onnx.floor_div(ctx, x, y, op.inputs[0].dtype)
+    def lower(self, ctx, inputs, dtype):
+        """``Floor(Div)`` for floats, truncating ``Div`` corrected for signed ints."""
+        return _onnx.floor_div(ctx, *inputs, dtype)
 
 
 @register
 class FloorMod(BinaryOp):
     """``x - floor(x / y) * y``: Python's ``%`` (the result has the sign of ``y``)."""
+
+    ufunc = np.remainder  # the kernel for floats; integers also check the divisor
+    quiet = True
 
     @staticmethod
     def compute(x, y):
@@ -163,8 +165,9 @@ class FloorMod(BinaryOp):
         x, y = op.inputs
         return [dy, multiply(dy, _math_unary.negative(floor_div(x, y)))]
 
-    def onnx(self, ctx, op, x, y):
-        return _onnx.floor_mod(ctx, x, y, op.inputs[0].dtype)
+    def lower(self, ctx, inputs, dtype):
+        """numpy's ``remainder`` from ONNX ``Mod``."""
+        return _onnx.floor_mod(ctx, *inputs, dtype)
 
 
 @register
@@ -173,6 +176,7 @@ class TruncateDiv(BinaryOp):
 
     differentiable = False  # integer outputs only (TF1 registers a None gradient)
     allowed = INTS
+    onnx_op = "Div"  # ONNX integer Div truncates toward zero
 
     @staticmethod
     def compute(x, y):
@@ -184,15 +188,14 @@ class TruncateDiv(BinaryOp):
                 q = q + ((r != 0) & ((x ^ y) < 0))
         return q
 
-    def onnx(self, ctx, op, x, y):
-        return ctx.node("Div", [x, y])  # ONNX integer Div truncates toward zero
-
 
 @register
 class TruncateMod(BinaryOp):
     """``x - trunc(x / y) * y`` (C's ``fmod``: the result has the sign of ``x``)."""
 
     differentiable = False  # TF1 registers no gradient: tf.gradients raises LookupError
+    ufunc = np.fmod  # the kernel for floats; integers also check the divisor
+    quiet = True
 
     @staticmethod
     def compute(x, y):
@@ -201,18 +204,17 @@ class TruncateMod(BinaryOp):
         with np.errstate(**_QUIET):
             return np.fmod(x, y)
 
-    def onnx(self, ctx, op, x, y):
-        return ctx.node("Mod", [x, y], fmod=1)
+    def lower(self, ctx, inputs, dtype):
+        """ONNX ``Mod`` with ``fmod=1``."""
+        return ctx.node("Mod", inputs, fmod=1)
 
 
 @register
 class Pow(BinaryOp):
     """``x ** y``; integers to negative integer powers are an error."""
 
-    @staticmethod
-    def compute(x, y):
-        with np.errstate(**_QUIET):
-            return np.power(x, y)
+    ufunc = np.power
+    quiet = True
 
     def grad(self, op, dy):
         x, y = op.inputs
@@ -221,41 +223,39 @@ class Pow(BinaryOp):
         # TF1 avoids the false singularity of log at x <= 0: the log term is 0 there.
         mask = _math_compare.greater(x, 0)
         safe_x = _math_misc.where(mask, x, _array_fill.ones_like(x))
-        log_x = _math_misc.where(mask, _math_unary.log(safe_x), _zeros_of(x))
+        log_x = _math_misc.where(mask, _math_unary.log(safe_x), _gradient_zeros.zeros_of(x))
         gy = multiply(multiply(dy, z), log_x)
         return [gx, gy]
 
-    def onnx(self, ctx, op, x, y):
-        dtype = op.inputs[0].dtype
+    def lower(self, ctx, inputs, dtype):
+        """ONNX ``Pow`` for floats; integers exactly in int64."""
         if dtype.is_floating:
-            return ctx.node("Pow", [x, y])
-        return _onnx.int_pow(ctx, x, y, dtype)
+            return ctx.node("Pow", inputs)
+        return _onnx.int_pow(ctx, *inputs, dtype)
 
 
 @register
 class Maximum(BinaryOp):
     """Elementwise ``max(x, y)`` (nan propagates)."""
 
-    compute = staticmethod(np.maximum)
+    ufunc = np.maximum
+    ufunc_for_ints = True
+    onnx_op = "Max"
 
     def grad(self, op, dy):
         return _select_grad(dy, _math_compare.greater_equal(*op.inputs))  # ties go to x
-
-    def onnx(self, ctx, op, x, y):
-        return ctx.via("Max", [x, y], op.inputs[0].dtype, _onnx.MINMAX_TYPES)
 
 
 @register
 class Minimum(BinaryOp):
     """Elementwise ``min(x, y)`` (nan propagates)."""
 
-    compute = staticmethod(np.minimum)
+    ufunc = np.minimum
+    ufunc_for_ints = True
+    onnx_op = "Min"
 
     def grad(self, op, dy):
         return _select_grad(dy, _math_compare.less_equal(*op.inputs))  # ties go to x
-
-    def onnx(self, ctx, op, x, y):
-        return ctx.via("Min", [x, y], op.inputs[0].dtype, _onnx.MINMAX_TYPES)
 
 
 @register
@@ -263,6 +263,9 @@ class SquaredDifference(BinaryOp):
     """``(x - y) ** 2``."""
 
     allowed = SIGNED_NUMERIC
+    ufunc_steps = ((np.subtract, (0, 1)), (np.multiply, ("prev", "prev")))
+    ufunc_for_ints = True
+    quiet = True
 
     @staticmethod
     def compute(x, y):
@@ -275,8 +278,9 @@ class SquaredDifference(BinaryOp):
         gx = multiply(scalar_mul(2.0, dy), subtract(x, y))
         return [gx, _math_unary.negative(gx)]
 
-    def onnx(self, ctx, op, x, y):
-        d = ctx.node("Sub", [x, y])
+    def lower(self, ctx, inputs, dtype):
+        """``d * d`` with ``d = x - y``."""
+        d = ctx.node("Sub", inputs)
         return ctx.node("Mul", [d, d])
 
 
@@ -285,6 +289,7 @@ class DivNoNan(BinaryOp):
     """``x / y``, or 0 where ``y`` is 0."""
 
     allowed = FLOATS
+    quiet = True
 
     @staticmethod
     def compute(x, y):
@@ -297,8 +302,10 @@ class DivNoNan(BinaryOp):
         return [div_no_nan(dy, y),
                 multiply(dy, div_no_nan(div_no_nan(_math_unary.negative(x), y), y))]
 
-    def onnx(self, ctx, op, x, y):
-        zero = ctx.scalar(0, op.inputs[1].dtype)
+    def lower(self, ctx, inputs, dtype):
+        """``Where(y == 0, 0, x / y)``."""
+        x, y = inputs
+        zero = ctx.scalar(0, dtype)
         return ctx.node("Where", [ctx.node("Equal", [y, zero]), zero, ctx.node("Div", [x, y])])
 
 
@@ -307,15 +314,16 @@ class Atan2(BinaryOp):
     """``atan(y / x)`` with the quadrant of ``(x, y)``; inputs are ``(y, x)``."""
 
     allowed = FLOATS
-    compute = staticmethod(np.arctan2)
+    ufunc = np.arctan2
 
     def grad(self, op, dy):
         y, x = op.inputs
         grad_inv = realdiv(dy, add(_math_unary.square(x), _math_unary.square(y)))
         return [multiply(x, grad_inv), multiply(_math_unary.negative(y), grad_inv)]
 
-    def onnx(self, ctx, op, y, x):
-        return _onnx.atan2(ctx, y, x, op.inputs[0].dtype)
+    def lower(self, ctx, inputs, dtype):
+        """numpy's ``arctan2`` (quadrants, signed zeros) from Atan and Where."""
+        return _onnx.atan2(ctx, *inputs, dtype)
 
 
 @register
@@ -571,8 +579,7 @@ def add_n(inputs, name=None):
                                  op_type="AddN", name=name)
     if len(tensors) == 1:
         if name:
-            from ..core.basic_ops import identity
-            return identity(tensors[0], name=name)
+            return _basic_ops.identity(tensors[0], name=name)
         return tensors[0]
     return apply_op("AddN", tensors, name=name)
 

@@ -1,10 +1,10 @@
-"""ONNX lowering helpers of the elementwise math ops (math_binary, math_compare, math_misc).
+"""ONNX lowering helpers of the elementwise math ops (binary.py, compare.py, misc.py).
 
-The ``onnx`` methods stay on the op classes; the helpers that need more than a node or
-two live here, with the dtype lists of onnxruntime's CPU kernels they work around
-(onnxruntime 1.x has e.g. no int16 ``Max``/``Where``, no float64 ``Atan``, no integer
-``Sum``). Every helper takes the ONNX value names of its inputs and the staticgraph
-DType they share, and returns the name of its result.
+The ``lower``/``onnx`` methods stay on the op classes; the helpers that need more
+than a node or two live here, working around the dtypes onnxruntime's CPU kernels
+lack (:data:`~staticgraph.ops.onnx_support.LACKS`: e.g. no int16 ``Where``, no
+integer ``Sum``). Every helper takes the ONNX value names of its inputs and the
+staticgraph DType they share, and returns the name of its result.
 """
 
 from __future__ import annotations
@@ -14,19 +14,11 @@ import onnx
 from onnx import helper as onnx_helper
 
 from ...graphlib.dtypes import dtype_name
+from .. import onnx_support
 
-__all__ = ["MINMAX_TYPES", "where", "floor_div", "floor_mod", "int_pow",
-           "atan2", "add_n", "cumsum", "cumprod", "nonzero_coordinates", "select"]
+__all__ = ["where", "floor_div", "floor_mod", "int_pow", "atan2", "add_n", "cumsum",
+           "cumprod", "nonzero_coordinates", "select"]
 
-# onnxruntime CPU kernel dtypes (the first entry is the dtype to compute in otherwise)
-_FLOAT_ONLY = ("float32", "float64", "float16")
-MINMAX_TYPES = ("int32", "float32", "float64", "float16", "int64", "int8", "uint8")
-_CUMSUM_TYPES = ("int32", "float32", "float64", "float16", "int64")
-_REDUCEPROD_TYPES = ("int32", "float32", "float64", "float16", "int64")
-_NONZERO_TYPES = ("bool", "float32", "float16", "int32", "int64", "uint8")
-# Where has no int16 or bool kernel: int16 computes in int32, bool in uint8
-# dtypes onnxruntime has no Where kernel for, and the wider dtype used instead
-_WHERE_WORK = {"bool": "uint8", "int16": "int32", "uint16": "int32", "uint64": "int64"}
 # Above this static axis length Cumprod scans in log2(n) steps instead of a
 # triangular [n, n] mask (which needs n times the input's memory).
 _CUMPROD_MASK_MAX = 64
@@ -34,8 +26,8 @@ _CUMPROD_MASK_MAX = 64
 
 def where(ctx, cond, x, y, dtype):
     """``Where(cond, x, y)`` for values of any dtype (with numpy broadcasting)."""
-    work = _WHERE_WORK.get(dtype_name(dtype))
-    if work is None:
+    work = onnx_support.work_dtype("Where", dtype)
+    if work == dtype_name(dtype):
         return ctx.node("Where", [cond, x, y])
     out = ctx.node("Where", [cond, ctx.cast(x, work), ctx.cast(y, work)])
     return ctx.cast(out, dtype)
@@ -132,7 +124,7 @@ def add_n(ctx, inputs, dtype):
     (onnxruntime has no integer ``Sum``)."""
     if len(inputs) == 1:
         return ctx.node("Identity", [inputs[0]])
-    if dtype_name(dtype) in _FLOAT_ONLY:
+    if not onnx_support.lacks("Sum", dtype):
         return ctx.node("Sum", list(inputs))
     out = inputs[0]
     for v in inputs[1:]:
@@ -142,11 +134,10 @@ def add_n(ctx, inputs, dtype):
 
 def cumsum(ctx, x, axis, dtype, exclusive, reverse):
     """ONNX ``CumSum`` (TF's exclusive/reverse attributes); 8/16-bit ints in int32."""
-    attrs = {"exclusive": int(exclusive), "reverse": int(reverse)}
-    if dtype_name(dtype) in _CUMSUM_TYPES:
-        return ctx.node("CumSum", [x, axis], **attrs)
-    out = ctx.node("CumSum", [ctx.cast(x, _CUMSUM_TYPES[0]), axis], **attrs)
-    return ctx.cast(out, dtype)
+    work = onnx_support.work_dtype("CumSum", dtype)
+    out = ctx.node("CumSum", [ctx.cast(x, work, dtype), axis], exclusive=int(exclusive),
+                   reverse=int(reverse))
+    return ctx.cast(out, dtype, work)
 
 
 def cumprod(ctx, x, axis, n, rank, dtype, exclusive, reverse):
@@ -157,9 +148,9 @@ def cumprod(ctx, x, axis, n, rank, dtype, exclusive, reverse):
     ``n`` is None, unknown): ``ReduceProd`` of ``x`` expanded to ``[.., n_out, n_in, ..]``
     with 1 where the triangular mask leaves an input out.
     """
-    work = dtype if dtype_name(dtype) in _REDUCEPROD_TYPES else np.dtype(np.int32)
+    work = np.dtype(onnx_support.work_dtype(("ReduceProd", "Where", "Mul"), dtype))
     wx = ctx.cast(x, work, dtype)
-    np_work = np.dtype(getattr(work, "np_dtype", work))
+    np_work = work
     one = ctx.scalar(1, np_work)
     if n is not None and n > _CUMPROD_MASK_MAX:
         out = _scan_product(ctx, wx, axis, n, one, exclusive, reverse)
@@ -207,7 +198,7 @@ def _scan_product(ctx, x, axis, n, one, exclusive, reverse):
 
 def nonzero_coordinates(ctx, cond, dtype, rank):
     """int64 ``[num_true, rank]`` coordinates of the nonzero elements (``np.argwhere``)."""
-    if dtype_name(dtype) not in _NONZERO_TYPES:
+    if onnx_support.lacks("NonZero", dtype):
         cond = ctx.cast(cond, np.bool_)  # nonzero (NaN included) is True
     out = ctx.node("Transpose", [ctx.node("NonZero", [cond])])
     if rank == 0:  # NonZero treats a scalar as one element: keep no coordinate column

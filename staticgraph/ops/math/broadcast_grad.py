@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...graphlib import TensorShape
+from ...graphlib import TensorShape, dtypes
+from ..array import shape as _array_shape
+from ..array import transform as _array_transform
 from ..convert import convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
@@ -45,9 +47,7 @@ class SumToShape(OpDef):
         return np.sum(grad, axis=axes, dtype=grad.dtype).reshape(shape)
 
     def grad(self, op, dy):
-        from ..array.shape import shape as shape_of
-        from ..array.transform import broadcast_to
-        return [broadcast_to(dy, shape_of(op.inputs[0])), None]
+        return [_array_transform.broadcast_to(dy, _array_shape.shape(op.inputs[0])), None]
 
     def onnx(self, ctx, op, grad, shape):
         g = op.inputs[0].shape.raw
@@ -78,6 +78,5 @@ class SumToShape(OpDef):
 
 def sum_to_shape(grad, shape, name=None):
     """``grad`` reduced by summation to ``shape`` (a list of ints or a 1-D int32 tensor)."""
-    from ...graphlib import dtypes
     return apply_op("SumToShape", [convert_to_tensor(grad),
                                    convert_to_tensor(shape, dtype=dtypes.int32)], name=name)

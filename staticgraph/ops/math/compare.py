@@ -1,8 +1,8 @@
 """Elementwise comparisons and logical ops with broadcasting; all outputs are bool.
 
-Each op type is defined once here (inference, numpy kernel); the public functions
-keep TF1's names, keywords and default op names. None of these ops carries a
-gradient.
+Each op type is defined once here: inference, its numpy ufunc (the kernel) and ONNX
+operator. The public functions keep TF1's names, keywords and default op names.
+None of these ops carries a gradient, and none is fused (the output is bool).
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...graphlib import dtypes
+from . import elementwise as _elementwise
+from .. import onnx_support
 from ..convert import convert_same_dtype, convert_to_tensor
-from ...graphlib.op_def import OpDef, register
+from ...graphlib.op_def import register
 from ..apply import apply_op
 from ..shape_rules import ALL, NUMERIC, broadcast_spec, check_same_dtype, require_dtype, same_as
 
@@ -21,27 +23,27 @@ __all__ = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal
 _BOOL = (dtypes.bool,)
 
 
-class CompareOp(OpDef):
+class CompareOp(_elementwise.ElementwiseOp):
     """Base of elementwise comparisons of two same-dtype inputs, giving bool."""
 
     allowed = NUMERIC
     differentiable = False
+    ufunc_steps = ()  # bool results: never fused
 
     def infer(self, x, y):
         check_same_dtype(x, y)
         require_dtype(x, self.allowed)
         return broadcast_spec(x, y, dtypes.bool)
 
-    onnx_op = None  # the ONNX operator of the same semantics
+    def lower(self, ctx, inputs, dtype):
+        """``onnx_op`` (a bool result), comparing in a dtype onnxruntime has (exact)."""
+        return onnx_support.via(ctx, self.onnx_op, inputs, dtype, cast_back=False)
 
-    def onnx(self, ctx, op, x, y):
-        return ctx.node(self.onnx_op, [x, y])
 
-
-def _onnx_equal(ctx, op, x, y):
-    if op.inputs[0].dtype is dtypes.string and ctx.opset < 19:
+def _onnx_equal(ctx, inputs, dtype):
+    if dtype is dtypes.string and ctx.opset < 19:
         ctx.unsupported(f"ONNX compares strings from opset 19 on (exporting opset {ctx.opset})")
-    return ctx.node("Equal", [x, y])
+    return ctx.node("Equal", inputs)
 
 
 @register
@@ -49,10 +51,12 @@ class Equal(CompareOp):
     """``x == y`` elementwise."""
 
     allowed = ALL + (dtypes.string,)
-    compute = staticmethod(np.equal)
+    ufunc = np.equal
+    onnx_op = "Equal"
 
-    def onnx(self, ctx, op, x, y):
-        return _onnx_equal(ctx, op, x, y)
+    def lower(self, ctx, inputs, dtype):
+        """ONNX ``Equal`` (strings from opset 19 on)."""
+        return _onnx_equal(ctx, inputs, dtype)
 
 
 @register
@@ -60,17 +64,18 @@ class NotEqual(CompareOp):
     """``x != y`` elementwise."""
 
     allowed = ALL + (dtypes.string,)
-    compute = staticmethod(np.not_equal)
+    ufunc = np.not_equal
 
-    def onnx(self, ctx, op, x, y):
-        return ctx.node("Not", [_onnx_equal(ctx, op, x, y)])
+    def lower(self, ctx, inputs, dtype):
+        """``Not(Equal)`` (ONNX has no NotEqual)."""
+        return ctx.node("Not", [_onnx_equal(ctx, inputs, dtype)])
 
 
 @register
 class Less(CompareOp):
     """``x < y`` elementwise."""
 
-    compute = staticmethod(np.less)
+    ufunc = np.less
     onnx_op = "Less"
 
 
@@ -78,7 +83,7 @@ class Less(CompareOp):
 class LessEqual(CompareOp):
     """``x <= y`` elementwise."""
 
-    compute = staticmethod(np.less_equal)
+    ufunc = np.less_equal
     onnx_op = "LessOrEqual"
 
 
@@ -86,7 +91,7 @@ class LessEqual(CompareOp):
 class Greater(CompareOp):
     """``x > y`` elementwise."""
 
-    compute = staticmethod(np.greater)
+    ufunc = np.greater
     onnx_op = "Greater"
 
 
@@ -94,7 +99,7 @@ class Greater(CompareOp):
 class GreaterEqual(CompareOp):
     """``x >= y`` elementwise."""
 
-    compute = staticmethod(np.greater_equal)
+    ufunc = np.greater_equal
     onnx_op = "GreaterOrEqual"
 
 
@@ -103,7 +108,7 @@ class LogicalAnd(CompareOp):
     """``x and y`` elementwise on bool tensors."""
 
     allowed = _BOOL
-    compute = staticmethod(np.logical_and)
+    ufunc = np.logical_and
     onnx_op = "And"
 
 
@@ -112,24 +117,22 @@ class LogicalOr(CompareOp):
     """``x or y`` elementwise on bool tensors."""
 
     allowed = _BOOL
-    compute = staticmethod(np.logical_or)
+    ufunc = np.logical_or
     onnx_op = "Or"
 
 
 @register
-class LogicalNot(OpDef):
+class LogicalNot(_elementwise.ElementwiseOp):
     """``not x`` elementwise on a bool tensor."""
 
     differentiable = False
+    ufunc = np.logical_not
+    ufunc_steps = ()  # bool: never fused
+    onnx_op = "Not"
 
     def infer(self, x):
         require_dtype(x, _BOOL)
         return same_as(x)
-
-    compute = staticmethod(np.logical_not)
-
-    def onnx(self, ctx, op, x):
-        return ctx.node("Not", [x])
 
 
 def _compare(op_type, x, y, name):

@@ -13,6 +13,10 @@ import numbers
 import numpy as np
 
 from ...graphlib import TensorShape, broadcast_static, dtypes
+from ..array import combine as _array_combine
+from ..array import shape as _array_shape
+from ..array import slicing as _array_slicing
+from . import reduction as _reduction
 from ..convert import convert_same_dtype
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
@@ -54,6 +58,8 @@ class MatMul(OpDef):
         return Spec(a.dtype, (m, n))
 
     def make_kernel(self, op, runtime):
+        """``compute`` with the transposes chosen once (tests/ops/test_kernels.py checks
+        they agree): BLAS on transposed views, no per-call branching."""
         ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
         if ta and tb:
             return lambda a, b: a.T.dot(b.T)
@@ -99,6 +105,8 @@ class BatchMatMulV2(OpDef):
         return Spec(x.dtype, batch.concatenate([m, n]))
 
     def make_kernel(self, op, runtime):
+        """``compute`` with the adjoints chosen once (checked against it by
+        tests/ops/test_kernels.py)."""
         ax, ay = op.attrs["adj_x"], op.attrs["adj_y"]
         if ax and ay:
             return lambda x, y: np.matmul(x.mT, y.mT)
@@ -264,31 +272,27 @@ def _permute_back(t, current):
     """``t``, whose dimension ``k`` is the operand's dimension ``current[k]``, in order."""
     if current == sorted(current):
         return t
-    from ..array.shape import transpose
-    return transpose(t, [int(i) for i in np.argsort(current)])
+    return _array_shape.transpose(t, [int(i) for i in np.argsort(current)])
 
 
 def _tensordot_grads_flat(a, b, dy, a_axes, b_axes):
     """Gradients of ``tensordot(a, b, n)`` (last ``n`` axes of ``a`` with the first ``n``
     of ``b``) through matrices, for operands of unknown rank."""
-    from ..array import shape as _shape
-    from ..array import slicing as _slice
-    from . import reduction as _red
     n = b_axes if a_axes is None else len(b_axes)
     if a_axes is not None:  # the explicit form reaches here only with an unknown rank
         ra, rb = a.shape.rank, b.shape.rank
         if ra is None or rb is None or list(a_axes) != list(range(ra - n, ra)) \
                 or list(b_axes) != list(range(n)):
             raise ValueError("tensordot gradients need known ranks for explicit axes")
-    b_shape = _shape.shape(b)
-    inner = _red.reduce_prod(_slice.slice(b_shape, [0], [n]))
-    outer = _red.reduce_prod(_slice.slice(b_shape, [n], [-1]))
-    from ..array.combine import stack
-    a2 = _shape.reshape(a, stack([-1, inner]))
-    b2 = _shape.reshape(b, stack([inner, outer]))
-    g2 = _shape.reshape(dy, stack([-1, outer]))
-    da = _shape.reshape(_mm("MatMul", g2, b2, False, True), _shape.shape(a))
-    db = _shape.reshape(_mm("MatMul", a2, g2, True, False), b_shape)
+    reshape, stack = _array_shape.reshape, _array_combine.stack
+    b_shape = _array_shape.shape(b)
+    inner = _reduction.reduce_prod(_array_slicing.slice(b_shape, [0], [n]))
+    outer = _reduction.reduce_prod(_array_slicing.slice(b_shape, [n], [-1]))
+    a2 = reshape(a, stack([-1, inner]))
+    b2 = reshape(b, stack([inner, outer]))
+    g2 = reshape(dy, stack([-1, outer]))
+    da = reshape(_mm("MatMul", g2, b2, False, True), _array_shape.shape(a))
+    db = reshape(_mm("MatMul", a2, g2, True, False), b_shape)
     return [da, db]
 
 

@@ -10,7 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...graphlib import Tensor, TensorShape, as_dtype, broadcast_static, dtypes, name_scope
+from ..array import fill as _array_fill
+from . import binary as _math_binary
 from . import binary_onnx as _onnx
+from . import compare as _math_compare
+from . import gradient_zeros as _gradient_zeros
+from . import reduction_axes as _axes
+from .. import onnx_support
 from ..convert import constant, convert_same_dtype, convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
@@ -19,9 +25,6 @@ from ..static_value import constant_value
 
 __all__ = ["cast", "to_float", "to_double", "to_int32", "to_int64", "saturate_cast",
            "clip_by_value", "cumsum", "cumprod", "where", "where_v2"]
-
-_INDEX_TYPES = (dtypes.int32, dtypes.int64)
-
 
 # ---------------------------------------------------------------------- Cast
 @register
@@ -37,6 +40,8 @@ class Cast(OpDef):
         return Spec(DstT, x.shape)
 
     def make_kernel(self, op, runtime):
+        """``compute`` specialized to the static dtypes (no conversion, and no errstate
+        unless floats become ints); tests/ops/test_kernels.py checks they agree."""
         dst = op.attrs["DstT"].np_dtype
         if op.inputs[0].dtype.is_floating and not op.attrs["DstT"].is_floating:
             def cast_float(x):
@@ -129,12 +134,11 @@ class ClipByValue(OpDef):
 
     def grad(self, op, dy):
         # TF1: dy flows to t where min <= t <= max, to a bound where t passes it.
-        from . import compare as _cmp
         t, lo, hi = op.inputs
-        below = _cmp.less(t, lo)
-        above = _cmp.greater(t, hi)
-        zero = _zero(dy)
-        return [where_v2(_cmp.logical_or(below, above), zero, dy),
+        below = _math_compare.less(t, lo)
+        above = _math_compare.greater(t, hi)
+        zero = _gradient_zeros.zero_scalar(dy)
+        return [where_v2(_math_compare.logical_or(below, above), zero, dy),
                 where_v2(below, dy, zero), where_v2(above, dy, zero)]
 
     @staticmethod
@@ -149,8 +153,8 @@ class ClipByValue(OpDef):
         if all(b is not None and np.ndim(b) == 0 for b in bounds) and bounds[0] <= bounds[1]:
             return ctx.node("Clip", [t, lo, hi])  # ONNX Clip gives max where min > max
         dtype = op.inputs[0].dtype
-        upper = ctx.via("Min", [t, hi], dtype, _onnx.MINMAX_TYPES)
-        return ctx.via("Max", [upper, lo], dtype, _onnx.MINMAX_TYPES)
+        upper = onnx_support.via(ctx, "Min", [t, hi], dtype)
+        return onnx_support.via(ctx, "Max", [upper, lo], dtype)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -217,13 +221,15 @@ def saturate_cast(value, dtype, name=None):
 
 # ---------------------------------------------------------------------- Cumsum / Cumprod
 class _Cumulative(OpDef):
+    """Base of Cumsum and Cumprod: ``accumulate_ufunc`` accumulated along ``axis``."""
+
     attrs = {"exclusive": False, "reverse": False}
-    ufunc = None
+    accumulate_ufunc = None
     identity = 0
 
     def infer(self, x, axis, *, exclusive, reverse):
         require_dtype(x, NUMERIC, "x")
-        require_dtype(axis, _INDEX_TYPES, "axis")
+        require_dtype(axis, _axes.INDEX_TYPES, "axis")
         if axis.shape.rank not in (None, 0):
             raise ValueError(f"Shape must be rank 0 but is rank {axis.shape.rank}")
         value = constant_value(axis)
@@ -241,7 +247,7 @@ class _Cumulative(OpDef):
         a %= ndim
         if reverse:
             x = np.flip(x, a)
-        out = self.ufunc.accumulate(x, axis=a, dtype=x.dtype)
+        out = self.accumulate_ufunc.accumulate(x, axis=a, dtype=x.dtype)
         if exclusive:
             shifted = np.empty_like(out)
             head = (slice(None),) * a
@@ -252,16 +258,12 @@ class _Cumulative(OpDef):
             out = np.flip(out, a)
         return out
 
-    def make_kernel(self, op, runtime):
-        ex, rev = op.attrs["exclusive"], op.attrs["reverse"]
-        return lambda x, axis: self.compute(x, axis, ex, rev)
-
 
 @register
 class Cumsum(_Cumulative):
     """Cumulative sum of ``x`` along ``axis`` (optionally exclusive and/or reversed)."""
 
-    ufunc = np.add
+    accumulate_ufunc = np.add
     identity = 0
 
     def grad(self, op, dy):
@@ -278,16 +280,16 @@ class Cumsum(_Cumulative):
 class Cumprod(_Cumulative):
     """Cumulative product of ``x`` along ``axis`` (optionally exclusive and/or reversed)."""
 
-    ufunc = np.multiply
+    accumulate_ufunc = np.multiply
     identity = 1
 
     def grad(self, op, dy):
         # TF1's rule: cumsum(prod * dy) the other way round, divided by x (x nonzero).
-        from . import binary as _mb
         x, axis = op.inputs
         ex, rev = op.attrs["exclusive"], op.attrs["reverse"]
-        total = cumsum(_mb.multiply(op.outputs[0], dy), axis, exclusive=ex, reverse=not rev)
-        return [_mb.realdiv(total, x), None]
+        total = cumsum(_math_binary.multiply(op.outputs[0], dy), axis, exclusive=ex,
+                       reverse=not rev)
+        return [_math_binary.realdiv(total, x), None]
 
     def onnx(self, ctx, op, x, axis):
         shape, axis_value = op.inputs[0].shape.raw, constant_value(op.inputs[1])
@@ -369,7 +371,7 @@ class Select(OpDef):
 
     def grad(self, op, dy):
         c = op.inputs[0]
-        zeros = _zeros_like(dy)
+        zeros = _array_fill.zeros_like(dy)
         return [None, apply_op("Select", [c, dy, zeros]), apply_op("Select", [c, zeros, dy])]
 
     @staticmethod
@@ -408,7 +410,7 @@ class SelectV2(OpDef):
 
     def grad(self, op, dy):
         c = op.inputs[0]
-        zero = _zero(dy)
+        zero = _gradient_zeros.zero_scalar(dy)
         return [None, where_v2(c, dy, zero), where_v2(c, zero, dy)]
 
     @staticmethod
@@ -417,16 +419,6 @@ class SelectV2(OpDef):
 
     def onnx(self, ctx, op, condition, x, y):
         return _onnx.where(ctx, condition, x, y, op.inputs[1].dtype)
-
-
-def _zero(like):
-    """A scalar zero constant of ``like``'s dtype."""
-    return constant(np.zeros((), like.dtype.np_dtype))
-
-
-def _zeros_like(t):
-    from ..array.fill import zeros_like
-    return zeros_like(t)
 
 
 def _where_coordinates(condition, name):

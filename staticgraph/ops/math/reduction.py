@@ -23,6 +23,7 @@ from . import binary as _math_binary
 from . import compare as _math_compare
 from . import misc as _math_misc
 from . import unary as _math_unary
+from . import reduction_axes as _axes
 from . import reduction_grad as _reduction_grad
 from . import reduction_onnx as _onnx
 from ..convert import constant, convert_to_tensor
@@ -35,77 +36,25 @@ __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod
            "reduce_any", "reduce_all", "reduce_logsumexp", "argmax", "argmin",
            "count_nonzero"]
 
-_INDEX_TYPES = (dtypes.int32, dtypes.int64)
-
-
-# ---------------------------------------------------------------------- axis helpers
-def _check_axis(a: int, rank: int) -> int:
-    if not -rank <= a < rank:
-        raise ValueError(f"Invalid reduction dimension {a} for input with {rank} dimensions")
-    return a % rank
-
-
-def _reduces_all(x, axis) -> bool:
-    """True when ``axis`` is ``range(0, rank(x))`` (TF1's axis=None on unknown rank)."""
-    op = axis.op
-    if op.type != "Range" or len(op.inputs) < 2:
-        return False
-    rank_op = op.inputs[1].op
-    if rank_op.type != "Rank" or rank_op.inputs[0] is not x:
-        return False
-    start = constant_value(op.inputs[0])
-    delta = constant_value(op.inputs[2]) if len(op.inputs) > 2 else 1
-    return start is not None and int(start) == 0 and delta is not None and int(delta) == 1
-
-
-def _reduced_shape(x, axis, keep_dims) -> TensorShape:
-    """Static output shape of reducing ``x`` over the axis tensor ``axis``."""
-    require_dtype(axis, _INDEX_TYPES, "reduction_indices")
-    if axis.shape.rank is not None and axis.shape.rank > 1:
-        raise ValueError(f"Shape must be at most rank 1 but is rank {axis.shape.rank}")
-    dims = x.shape.raw
-    value = constant_value(axis)
-    if value is None:
-        if _reduces_all(x, axis):
-            return TensorShape(None if dims is None else [1] * len(dims)) if keep_dims \
-                else TensorShape([])
-        if dims is None:
-            return TensorShape(None)
-        if keep_dims:
-            return TensorShape([None] * len(dims))
-        if axis.shape.rank == 0:  # a single axis removes exactly one dimension
-            return TensorShape([None] * max(len(dims) - 1, 0))
-        return TensorShape(None)
-    if dims is None:
-        if value.size == 0:
-            return x.shape
-        return TensorShape(None)
-    axes = {_check_axis(int(a), len(dims)) for a in np.asarray(value).reshape(-1)}
-    if keep_dims:
-        return TensorShape([1 if i in axes else d for i, d in enumerate(dims)])
-    return TensorShape([d for i, d in enumerate(dims) if i not in axes])
-
-
-def _runtime_axes(axis, ndim):
-    """The axis value as numpy wants it: an int, or a sorted tuple without repeats."""
-    if axis.ndim == 0:
-        return _check_axis(int(axis), ndim)
-    items = axis.tolist()
-    if len(items) == 1:
-        return _check_axis(items[0], ndim)
-    return tuple(sorted({_check_axis(a, ndim) for a in items}))
-
 
 # ---------------------------------------------------------------------- reduction ops
 class _Reduction(OpDef):
-    """Base of ``Sum``-like ops: inputs ``(input, reduction_indices)``, attr ``keep_dims``."""
+    """Base of ``Sum``-like ops: inputs ``(input, reduction_indices)``, attr ``keep_dims``.
+
+    ``compute`` is the kernel; ``make_kernel`` specializes it where the axes are known
+    while declaring (normalized once, not on every run), and tests/ops/test_kernels.py
+    checks the two agree on every case.
+    """
 
     attrs = {"keep_dims": False}
     allowed = NUMERIC
+    f16_via_f32 = False
+    """Accumulate float16 inputs in float32 and round once (sums, means, products), as
+    TF1 does; the ONNX lowering does the same."""
 
     def infer(self, input, reduction_indices, *, keep_dims):  # noqa: A002 - TF1's name
         require_dtype(input, self.allowed, "input")
-        return Spec(input.dtype, _reduced_shape(input, reduction_indices, keep_dims))
+        return Spec(input.dtype, _axes.reduced_static_shape(input, reduction_indices, keep_dims))
 
     @staticmethod
     def reduce(x, axes, keep):
@@ -113,18 +62,17 @@ class _Reduction(OpDef):
         raise NotImplementedError
 
     def make_kernel(self, op, runtime):
+        """``compute`` with the reduce function and, when constant, the axes chosen once."""
         reduce = self.kernel_for(op.inputs[0].dtype)
         keep = bool(op.attrs["keep_dims"])
         rank = op.inputs[0].shape.rank
         value = constant_value(op.inputs[1])
         if value is not None and rank is not None:  # axes fixed while declaring
-            axes = _runtime_axes(np.asarray(value), rank)
+            axes = _axes.runtime_axes(np.asarray(value), rank)
             if isinstance(axes, tuple) and len(axes) == rank and rank:
                 axes = None  # every axis: numpy's fastest path
             return lambda x, _axis: reduce(x, axes, keep)
-        return lambda x, axis: reduce(x, _runtime_axes(np.asarray(axis), np.ndim(x)), keep)
-
-    f16_via_f32 = False  # accumulate float16 inputs in float32 (sums, products)
+        return lambda x, axis: reduce(x, _axes.runtime_axes(np.asarray(axis), np.ndim(x)), keep)
 
     def kernel_for(self, dtype):
         """The ``reduce`` function used for inputs of ``dtype``."""
@@ -135,8 +83,7 @@ class _Reduction(OpDef):
     def compute(self, input, reduction_indices, keep_dims=False):  # noqa: A002
         x = np.asarray(input)
         return self.kernel_for(dtypes.as_dtype(x.dtype))(
-            x, _runtime_axes(np.asarray(reduction_indices), x.ndim), bool(keep_dims))
-
+            x, _axes.runtime_axes(np.asarray(reduction_indices), x.ndim), bool(keep_dims))
 
 
 def _f16_via_f32(fn):
@@ -156,7 +103,7 @@ class Sum(_Reduction):
     f16_via_f32 = True
 
     def grad(self, op, dy):
-        return [_reduction_grad._broadcast_back(op, dy), None]
+        return [_reduction_grad.broadcast_back(op, dy), None]
 
     def onnx(self, ctx, op, x, axes):
         return _onnx.lower_reduction(ctx, op, x, axes, "ReduceSum")
@@ -190,6 +137,7 @@ class Mean(_Reduction):
     """Mean of ``input`` over ``reduction_indices`` (integer division for ints, as TF1)."""
 
     reduce = staticmethod(_mean_float)
+    f16_via_f32 = True
 
     def kernel_for(self, dtype):
         if dtype is dtypes.float16:
@@ -198,36 +146,39 @@ class Mean(_Reduction):
 
     def grad(self, op, dy):
         x, y = op.inputs[0], op.outputs[0]
-        static = _reduction_grad._static_axes(op)
+        static = _reduction_grad.static_axes(op)
         reduced = None if static is None else [static[0][i] for i in static[1]]
         if reduced is not None and None not in reduced:
             count = int(np.prod(reduced, dtype=np.int64))
             if count > 1:  # scale the small gradient, then broadcast it
                 dy = _math_binary.realdiv(dy, constant(np.asarray(count, dy.dtype.np_dtype)))
-            return [_reduction_grad._broadcast_back(op, dy, static), None]
+            return [_reduction_grad.broadcast_back(op, dy, static), None]
         if (static is not None and len(static[1]) == len(static[0])) \
-                or _reduces_all(x, op.inputs[1]):
+                or _axes.reduces_all(x, op.inputs[1]):
             count = _array_shape.size(x)
         else:  # TF1's _safe_shape_div
             count = _math_binary.floordiv(_array_shape.size(x), _math_binary.maximum(
                 _array_shape.size(y), constant(np.int32(1))))
         dy = _math_binary.realdiv(dy, _math_misc.cast(count, dy.dtype))
-        return [_reduction_grad._broadcast_back(op, dy, static), None]
+        return [_reduction_grad.broadcast_back(op, dy, static), None]
 
     def onnx(self, ctx, op, x, axes):
         return _onnx.lower_mean(ctx, op, x, axes)
 
 
 class _Extremum(_Reduction):
-    ufunc = None
+    """Base of Max and Min: ``reduce_ufunc`` reduced, TF1's lowest (highest) value for
+    an empty group."""
+
+    reduce_ufunc = None
     empty_float = 0.0
-    onnx_type = None
+    onnx_op = None
 
     def onnx(self, ctx, op, x, axes):
-        return _onnx.lower_reduction(ctx, op, x, axes, self.onnx_type, _onnx._EXTREMUM_TYPES)
+        return _onnx.lower_reduction(ctx, op, x, axes, self.onnx_op)
 
     def kernel_for(self, dtype):
-        ufunc = self.ufunc
+        ufunc = self.reduce_ufunc
         if dtype.is_floating:
             initial = self.empty_float
         else:
@@ -240,13 +191,12 @@ class _Extremum(_Reduction):
             return ufunc.reduce(x, axis=axes, keepdims=keep)
         return reduce
 
-
     def grad(self, op, dy):
         # TF1: the gradient goes to every element equal to the extremum, split equally.
         x, axis = op.inputs
-        static = _reduction_grad._static_axes(op)
-        y = _reduction_grad._kept(op, op.outputs[0], static)
-        dy = _reduction_grad._kept(op, dy, static)
+        static = _reduction_grad.static_axes(op)
+        y = _reduction_grad.with_kept_dims(op, op.outputs[0], static)
+        dy = _reduction_grad.with_kept_dims(op, dy, static)
         indicators = _math_misc.cast(_math_compare.equal(x, y), dy.dtype)
         count = apply_op("Sum", [indicators, axis], {"keep_dims": True})
         return [_math_binary.multiply(indicators, _math_binary.realdiv(dy, count)), None]
@@ -256,18 +206,18 @@ class _Extremum(_Reduction):
 class Max(_Extremum):
     """Maximum of ``input`` over ``reduction_indices``."""
 
-    ufunc = np.maximum
+    reduce_ufunc = np.maximum
     empty_float = -np.inf
-    onnx_type = "ReduceMax"
+    onnx_op = "ReduceMax"
 
 
 @register
 class Min(_Extremum):
     """Minimum of ``input`` over ``reduction_indices``."""
 
-    ufunc = np.minimum
+    reduce_ufunc = np.minimum
     empty_float = np.inf
-    onnx_type = "ReduceMin"
+    onnx_op = "ReduceMin"
 
 
 @register
@@ -283,12 +233,11 @@ class Prod(_Reduction):
     def grad(self, op, dy):
         # TF1: d prod / d x_i is the product of the other elements of x_i's group,
         # computed from exclusive cumulative products (exact when some are zero).
-        return [_math_binary.multiply(_reduction_grad._others_product(op),
-                                      _reduction_grad._kept(op, dy)), None]
+        return [_math_binary.multiply(_reduction_grad.others_product(op),
+                                      _reduction_grad.with_kept_dims(op, dy)), None]
 
     def onnx(self, ctx, op, x, axes):
         return _onnx.lower_reduction(ctx, op, x, axes, "ReduceProd")
-
 
 
 @register
@@ -331,8 +280,8 @@ class _ArgReduction(OpDef):
 
     def infer(self, input, dimension, *, output_type):  # noqa: A002 - TF1's name
         require_dtype(input, NUMERIC, "input")
-        require_dtype(dimension, _INDEX_TYPES, "dimension")
-        if output_type not in _INDEX_TYPES:
+        require_dtype(dimension, _axes.INDEX_TYPES, "dimension")
+        if output_type not in _axes.INDEX_TYPES:
             raise TypeError(f"output_type must be int32 or int64, not {output_type.name}")
         if dimension.shape.rank not in (None, 0):
             raise ValueError(f"Shape must be rank 0 but is rank {dimension.shape.rank}")
@@ -350,10 +299,6 @@ class _ArgReduction(OpDef):
                              f"but got {a}")
         a %= len(dims)
         return Spec(output_type, dims[:a] + dims[a + 1:])
-
-    def make_kernel(self, op, runtime):
-        fn, out = self.np_fn, op.attrs["output_type"].np_dtype
-        return lambda x, axis: fn(x, axis=int(axis)).astype(out, copy=False)
 
     def compute(self, input, dimension, output_type=dtypes.int64):  # noqa: A002
         return self.np_fn(input, axis=int(dimension)).astype(output_type.np_dtype, copy=False)

@@ -20,7 +20,7 @@ from ..array import shape as _array_shape
 from ..array import transform as _array_transform
 from . import binary as _math_binary
 from . import misc as _math_misc
-from . import reduction as _reduction
+from . import reduction_axes as _axes
 from ..convert import convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
@@ -41,8 +41,8 @@ class ReducedShape(OpDef):
     differentiable = False
 
     def infer(self, input_shape, axes):
-        require_dtype(input_shape, _reduction._INDEX_TYPES, "input_shape")
-        require_dtype(axes, _reduction._INDEX_TYPES, "axes")
+        require_dtype(input_shape, _axes.INDEX_TYPES, "input_shape")
+        require_dtype(axes, _axes.INDEX_TYPES, "axes")
         if input_shape.shape.rank not in (None, 1):
             raise ValueError(f"Shape must be rank 1 but is rank {input_shape.shape.rank}")
         if axes.shape.rank is not None and axes.shape.rank > 1:
@@ -55,7 +55,7 @@ class ReducedShape(OpDef):
         out = np.array(input_shape, copy=True).reshape(-1)
         axes = np.asarray(axes).reshape(-1)
         if axes.size:
-            out[[_reduction._check_axis(int(a), out.size) for a in axes]] = 1
+            out[[_axes.check_axis(int(a), out.size) for a in axes]] = 1
         return out
 
     def static_value(self, op):
@@ -94,8 +94,8 @@ class ReductionPermutation(OpDef):
     differentiable = False
 
     def infer(self, input_shape, axes):
-        require_dtype(input_shape, _reduction._INDEX_TYPES, "input_shape")
-        require_dtype(axes, _reduction._INDEX_TYPES, "axes")
+        require_dtype(input_shape, _axes.INDEX_TYPES, "input_shape")
+        require_dtype(axes, _axes.INDEX_TYPES, "axes")
         if input_shape.shape.rank not in (None, 1):
             raise ValueError(f"Shape must be rank 1 but is rank {input_shape.shape.rank}")
         n = input_shape.shape.raw[0] if input_shape.shape.rank == 1 else None
@@ -104,7 +104,7 @@ class ReductionPermutation(OpDef):
     @staticmethod
     def compute(input_shape, axes):
         rank = np.size(input_shape)
-        reduced = sorted({_reduction._check_axis(int(a), rank) for a in np.asarray(axes).reshape(-1)})
+        reduced = sorted({_axes.check_axis(int(a), rank) for a in np.asarray(axes).reshape(-1)})
         perm = np.array(reduced + [i for i in range(rank) if i not in reduced], np.int32)
         return [perm, np.argsort(perm).astype(np.int32)]
 
@@ -127,7 +127,7 @@ class ReductionPermutation(OpDef):
         return [ctx.cast(perm, np.int32), ctx.cast(inverse, np.int32)]
 
 
-def _static_axes(op):
+def static_axes(op):
     """``(dims, axes)``: the input's dims (a tuple, entries may be None) and the set of
     reduced axes, when the rank and the axes are known while declaring; else None."""
     x, axis = op.inputs[0], op.inputs[1]
@@ -140,11 +140,11 @@ def _static_axes(op):
     return dims, {int(a) % len(dims) for a in np.asarray(value).reshape(-1)} if dims else set()
 
 
-def _kept(op, t, static=None):
+def with_kept_dims(op, t, static=None):
     """``t`` (shaped like ``op``'s output) reshaped to the keep_dims output shape."""
     if op.attrs["keep_dims"]:
         return t
-    static = static or _static_axes(op)
+    static = static or static_axes(op)
     if static is not None:
         dims, axes = static
         kept = [1 if i in axes else d for i, d in enumerate(dims)]
@@ -166,22 +166,21 @@ def _input_shape(x):
     return list(x.shape.raw) if x.shape.is_fully_defined() else _array_shape.shape(x)
 
 
-def _broadcast_back(op, dy, static=None):
+def broadcast_back(op, dy, static=None):
     """``dy`` (the gradient of a reduction's output) broadcast to the input's shape."""
     x = op.inputs[0]
-    static = static or _static_axes(op)
+    static = static or static_axes(op)
     if static is not None:
         dims, axes = static
         if not axes:
             return dy
         if not op.attrs["keep_dims"] and axes != set(range(len(axes))):
-            dy = _kept(op, dy, static)
+            dy = with_kept_dims(op, dy, static)
         # kept or leading axes: dy broadcasts against the input as it is (one op)
         return _array_transform.broadcast_to(dy, _input_shape(x))
-    if _reduction._reduces_all(x, op.inputs[1]):
+    if _axes.reduces_all(x, op.inputs[1]):
         return _array_transform.broadcast_to(dy, _array_shape.shape(x))
-    return _array_transform.broadcast_to(_kept(op, dy), _array_shape.shape(x))
-
+    return _array_transform.broadcast_to(with_kept_dims(op, dy), _array_shape.shape(x))
 
 
 def _exclusive_product(t, axis):
@@ -191,7 +190,7 @@ def _exclusive_product(t, axis):
     return _math_binary.multiply(left, right)
 
 
-def _others_product(op):
+def others_product(op):
     """For ``Prod`` op ``op``: each input element's product of the others in its group."""
     x, axis = op.inputs
     static_rank = x.shape.rank

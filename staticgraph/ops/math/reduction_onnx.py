@@ -5,9 +5,10 @@ In opset 18 the ``Reduce*`` axes are an int64 input. Axes known while declaring
 are normalized (non-negative, sorted, without repeats) and a reduction over every
 axis drops the input; axes computed at run time pass through with
 ``noop_with_empty_axes=1`` (TF reduces nothing over an empty axis list).
-onnxruntime's CPU reductions cover float16/32/64 and int32/int64 (Max/Min also
-int8/uint8): other dtypes are computed in int64 and cast back, which wraps exactly
-as the numpy kernels' same-dtype accumulation does.
+Integer dtypes onnxruntime lacks (:data:`~staticgraph.ops.onnx_support.LACKS`) are
+computed in a wider integer and cast back, which wraps exactly as the numpy
+kernels' same-dtype accumulation does; float16 sums, means and products accumulate
+in float32 as the kernels do (the op's ``f16_via_f32``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...graphlib import dtypes
+from .. import onnx_support
+from . import reduction_axes as _axes
 from ..static_value import constant_value
 
 __all__ = []
@@ -28,7 +31,6 @@ def reduction_axes(ctx, op, x_name, axes):
     ``_NONE``, ``_ALL`` or an int64 1-D axes value name; and whether that name is
     computed at run time. Axes are made non-negative where the rank is known: with
     negative axes onnxruntime (1.23) returns an empty input unreduced."""
-    from .reduction import _reduces_all
     x, axis = op.inputs
     rank = x.shape.rank
     value = constant_value(axis)
@@ -42,7 +44,7 @@ def reduction_axes(ctx, op, x_name, axes):
         if len(norm) == rank:
             return _ALL, False
         return ctx.int64s(norm), False
-    if _reduces_all(x, axis):
+    if _axes.reduces_all(x, axis):
         return _ALL, False
     name = ctx.to_int64(axes, axis.dtype)
     if axis.shape.rank != 1:
@@ -61,19 +63,16 @@ def reduce_node(ctx, op_type, x, how, dynamic, keep):
                     noop_with_empty_axes=1 if dynamic else None)
 
 
-def _work_dtype(dtype, supported):
-    """The dtype to compute in: ``dtype`` itself when supported, else float32 for
-    floats and int64 for ints."""
-    if dtype.name in supported:
-        return dtype
-    return dtypes.float32 if dtype.is_floating else dtypes.int64
+def _work_dtype(op, op_type):
+    """The dtype ``op`` computes ``op_type`` in: float32 for float16 when its kernel
+    accumulates so, else one onnxruntime has a kernel for."""
+    dtype = op.inputs[0].dtype
+    if dtype is dtypes.float16 and op.op_def.f16_via_f32:
+        return dtypes.float32
+    return dtypes.as_dtype(onnx_support.work_dtype(op_type, dtype))
 
 
-_SUM_TYPES = ("float32", "float64", "int32", "int64")
-_EXTREMUM_TYPES = ("float16", "float32", "float64", "int8", "uint8", "int32", "int64")
-
-
-def lower_reduction(ctx, op, x, axes, op_type, supported=_SUM_TYPES):
+def lower_reduction(ctx, op, x, axes, op_type):
     """``Sum``/``Prod``/``Max``/``Min``: one ``op_type`` node, in a supported dtype.
     Float Max/Min propagate NaN as numpy does (onnxruntime's do not always)."""
     how, dynamic = reduction_axes(ctx, op, x, axes)
@@ -81,7 +80,7 @@ def lower_reduction(ctx, op, x, axes, op_type, supported=_SUM_TYPES):
         return ctx.node("Identity", [x])
     dtype = op.inputs[0].dtype
     keep = int(bool(op.attrs["keep_dims"]))
-    work = _work_dtype(dtype, supported)
+    work = _work_dtype(op, op_type)
     out = reduce_node(ctx, op_type, ctx.cast(x, work, dtype), how, dynamic, keep)
     if dtype.is_floating and op_type in ("ReduceMax", "ReduceMin"):
         # + 0 where a group has no NaN, + NaN where it has one
@@ -99,7 +98,7 @@ def lower_mean(ctx, op, x, axes):
     xt = op.inputs[0]
     dtype = xt.dtype
     keep = int(bool(op.attrs["keep_dims"]))
-    work = _work_dtype(dtype, _SUM_TYPES)
+    work = _work_dtype(op, "ReduceSum")  # ReduceMean's gaps are ReduceSum's
     xw = ctx.cast(x, work, dtype)
     count = _static_count(op, how, dynamic)
     if dtype.is_floating and count:
@@ -137,17 +136,15 @@ def _static_count(op, how, dynamic):
 
 
 def lower_bool_reduction(ctx, op, x, axes, op_type):
-    """``Any``/``All``: bools as uint8 through ReduceMax/ReduceMin (an empty group
+    """``Any``/``All``: bools (which ReduceMax/ReduceMin lack) as uint8 (an empty group
     gives 0 for Max and 255 for Min: False for Any, True for All)."""
     how, dynamic = reduction_axes(ctx, op, x, axes)
     if how == _NONE:
         return ctx.node("Identity", [x])
     keep = int(bool(op.attrs["keep_dims"]))
-    out = reduce_node(ctx, op_type, ctx.cast(x, np.uint8), how, dynamic, keep)
+    work = onnx_support.work_dtype(op_type, dtypes.bool)
+    out = reduce_node(ctx, op_type, ctx.cast(x, work), how, dynamic, keep)
     return ctx.cast(out, np.bool_)
-
-
-_ARG_TYPES = ("float16", "float32", "float64", "int8", "uint8", "int32", "int64")
 
 
 def lower_arg(ctx, op, x, dimension, op_type):
@@ -162,9 +159,7 @@ def lower_arg(ctx, op, x, dimension, op_type):
     if rank:  # non-negative: see reduction_axes
         axis %= rank
     dtype = op.inputs[0].dtype
-    work = _work_dtype(dtype, _ARG_TYPES)
-    if work is not dtype:
-        work = dtypes.int32 if dtype.is_integer else dtypes.float32
+    work = onnx_support.work_dtype(op_type, dtype)
     out = ctx.node(op_type, [ctx.cast(x, work, dtype)], axis=axis, keepdims=0)
     if dtype.is_floating:
         nan = ctx.cast(ctx.node("IsNaN", [x]), np.uint8)

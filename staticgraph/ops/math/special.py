@@ -12,9 +12,8 @@ import math
 import numpy as np
 
 from . import binary as _mb
+from . import elementwise as _elementwise
 from . import unary as _math_unary
-from . import unary_onnx as _onnx
-from .unary import _QUIET, UnaryOp, _unary
 from ...graphlib.op_def import register
 
 __all__ = ["erf", "erfc"]
@@ -31,9 +30,9 @@ def _erf_parts(a, split, series_terms, cf_terms):
     """For ``a >= 0`` (float64): erf(min(a, split)) and erfc(max(a, split)).
 
     erf uses the everywhere-positive series
-    ``erf(s) = 2/sqrt(pi) * _math_unary.exp(-s^2) * sum_n 2^n s^(2n+1) / (2n+1)!!``;
+    ``erf(s) = 2/sqrt(pi) * exp(-s^2) * sum_n 2^n s^(2n+1) / (2n+1)!!``;
     erfc uses Laplace's continued fraction
-    ``erfc(b) = _math_unary.exp(-b^2)/sqrt(pi) / (b + 1/2 / (b + 1 / (b + 3/2 / (b + ...))))``.
+    ``erfc(b) = exp(-b^2)/sqrt(pi) / (b + 1/2 / (b + 1 / (b + 3/2 / (b + ...))))``.
     """
     s = np.minimum(a, split)
     s2 = s * s
@@ -53,7 +52,7 @@ def _erf_parts(a, split, series_terms, cf_terms):
 
 def _erf(x):
     x64 = np.asarray(x, np.float64)
-    with np.errstate(**_QUIET):
+    with np.errstate(**_elementwise.QUIET):
         a = np.absolute(x64)
         small, big = _erf_parts(a, *_ERF_PLAN)
         out = np.where(a < _ERF_PLAN[0], small, 1.0 - big)
@@ -63,7 +62,7 @@ def _erf(x):
 
 def _erfc(x):
     x64 = np.asarray(x, np.float64)
-    with np.errstate(**_QUIET):
+    with np.errstate(**_elementwise.QUIET):
         a = np.absolute(x64)
         small, big = _erf_parts(a, *_ERFC_PLAN)
         upper = np.where(a < _ERFC_PLAN[0], 1.0 - small, big)     # erfc(|x|)
@@ -72,7 +71,7 @@ def _erfc(x):
 
 
 @register
-class Erf(UnaryOp):
+class Erf(_math_unary.UnaryOp):
     """The Gauss error function (float64 accuracy about 1e-15)."""
 
     compute = staticmethod(_erf)
@@ -83,11 +82,11 @@ class Erf(UnaryOp):
 
     # onnxruntime has no float64 Erf kernel: float64 is computed in float32 (about
     # 1e-7 absolute accuracy instead of 1e-15).
-    onnx = _onnx.elementwise("Erf", _onnx.NO_FLOAT64)
+    onnx_op = "Erf"
 
 
 @register
-class Erfc(UnaryOp):
+class Erfc(_math_unary.UnaryOp):
     """The complementary error function ``1 - erf(x)``, accurate in the tail."""
 
     compute = staticmethod(_erfc)
@@ -96,21 +95,19 @@ class Erfc(UnaryOp):
         return [_mb.multiply(_mb.multiply(dy, -_TWO_OVER_SQRT_PI),
                              _math_unary.exp(_math_unary.negative(_math_unary.square(op.inputs[0]))))]
 
-    def onnx(self, ctx, op, x):
-        # ONNX has no Erfc: 1 - erf(x), in float32 for float16 and float64 (no float64
-        # Erf kernel), so the tail below about 1e-7 is lost (it flushes towards 0).
-        dtype = op.inputs[0].dtype
-        x32 = ctx.cast(x, "float32", dtype)
+    def lower(self, ctx, inputs, dtype):
+        """``1 - Erf(x)`` (ONNX has no Erfc), in float32 for float16 and float64 (no
+        float64 Erf kernel), so the tail below about 1e-7 is lost (it flushes to 0)."""
+        x32 = ctx.cast(inputs[0], "float32", dtype)
         y = ctx.node("Sub", [ctx.scalar(1, "float32"), ctx.node("Erf", [x32])])
         return ctx.cast(y, dtype, "float32")
 
 
-
 def erf(x, name=None):
-    """Gauss error function ``2/sqrt(pi) * integral_0^x _math_unary.exp(-t^2) dt``; float tensors."""
-    return _unary("Erf", x, name)
+    """Gauss error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``; float tensors."""
+    return _math_unary.apply_unary("Erf", x, name)
 
 
 def erfc(x, name=None):
     """Complementary error function ``1 - erf(x)``, accurate for large ``x``; float tensors."""
-    return _unary("Erfc", x, name)
+    return _math_unary.apply_unary("Erfc", x, name)

@@ -1,8 +1,10 @@
 """Elementwise trigonometric and hyperbolic math: sin, cos, tan, their inverses, sinh, ...
 
-Each op type is defined once here (inference, numpy kernel, gradient rule, following
-TF1's rules); the public functions keep TF1's names and default op names. ``tanh``
-lives with the other activation-like functions in math_unary.py.
+Each op type is defined once here (inference, its numpy ufunc and ONNX operator,
+gradient rule following TF1's); the public functions keep TF1's names and default op
+names. onnxruntime lacks float64 kernels of all but sin and cos: float64 lowers to
+the accurate formulations of unary_onnx.py. ``tanh`` lives with the other
+activation-like functions in unary.py.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import numpy as np
 from . import binary as _mb
 from . import unary as _math_unary
 from . import unary_onnx as _onnx
-from .unary import UnaryOp, _quiet, _unary
 from ...graphlib.op_def import register
 
 __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
@@ -20,138 +21,145 @@ __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
 
 
 @register
-class Sin(UnaryOp):
+class Sin(_math_unary.UnaryOp):
     """Sine."""
 
-    compute = _quiet(np.sin)
+    ufunc = np.sin
+    quiet = True
+    onnx_op = "Sin"
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, cos(op.inputs[0]))]
 
-    onnx = _onnx.elementwise("Sin")
-
 
 @register
-class Cos(UnaryOp):
+class Cos(_math_unary.UnaryOp):
     """Cosine."""
 
-    compute = _quiet(np.cos)
+    ufunc = np.cos
+    quiet = True
+    onnx_op = "Cos"
 
     def grad(self, op, dy):
         return [_mb.multiply(_math_unary.negative(dy), sin(op.inputs[0]))]
 
-    onnx = _onnx.elementwise("Cos")
-
 
 @register
-class Tan(UnaryOp):
+class Tan(_math_unary.UnaryOp):
     """Tangent."""
 
-    compute = _quiet(np.tan)
+    ufunc = np.tan
+    quiet = True
+    onnx_op = "Tan"
+    lower = _onnx.with_float64(_onnx.tan64)
 
     def grad(self, op, dy):
         sec2 = _math_unary.square(_math_unary.reciprocal(cos(op.inputs[0])))
         return [_mb.multiply(sec2, dy)]
 
-    onnx = _onnx.with_float64("Tan", _onnx.tan64)
-
 
 @register
-class Asin(UnaryOp):
+class Asin(_math_unary.UnaryOp):
     """Inverse sine (nan outside [-1, 1])."""
 
-    compute = _quiet(np.arcsin)
+    ufunc = np.arcsin
+    quiet = True
+    onnx_op = "Asin"
+    lower = _onnx.with_float64(_onnx.asin64)
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, _inv_sqrt_one_minus_square(op.inputs[0]))]
 
-    onnx = _onnx.with_float64("Asin", _onnx.asin64)
-
 
 @register
-class Acos(UnaryOp):
+class Acos(_math_unary.UnaryOp):
     """Inverse cosine (nan outside [-1, 1])."""
 
-    compute = _quiet(np.arccos)
+    ufunc = np.arccos
+    quiet = True
+    onnx_op = "Acos"
+    lower = _onnx.with_float64(_onnx.acos64)
 
     def grad(self, op, dy):
         return [_mb.multiply(_math_unary.negative(dy), _inv_sqrt_one_minus_square(op.inputs[0]))]
 
-    onnx = _onnx.with_float64("Acos", _onnx.acos64)
-
 
 @register
-class Atan(UnaryOp):
+class Atan(_math_unary.UnaryOp):
     """Inverse tangent."""
 
-    compute = staticmethod(np.arctan)
+    ufunc = np.arctan
+    onnx_op = "Atan"
+    lower = _onnx.with_float64(_onnx.atan64)
 
     def grad(self, op, dy):
-        return [_mb.multiply(dy, _math_unary.reciprocal(_mb.add(1.0, _math_unary.square(op.inputs[0]))))]
-
-    onnx = _onnx.with_float64("Atan", _onnx.atan64)
+        x = op.inputs[0]
+        return [_mb.multiply(dy, _math_unary.reciprocal(_mb.add(1.0, _math_unary.square(x))))]
 
 
 @register
-class Sinh(UnaryOp):
+class Sinh(_math_unary.UnaryOp):
     """Hyperbolic sine."""
 
-    compute = _quiet(np.sinh)
+    ufunc = np.sinh
+    quiet = True
+    onnx_op = "Sinh"
+    lower = _onnx.with_float64(_onnx.sinh64)
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, cosh(op.inputs[0]))]
 
-    onnx = _onnx.with_float64("Sinh", _onnx.sinh64)
-
 
 @register
-class Cosh(UnaryOp):
+class Cosh(_math_unary.UnaryOp):
     """Hyperbolic cosine."""
 
-    compute = _quiet(np.cosh)
+    ufunc = np.cosh
+    quiet = True
+    onnx_op = "Cosh"
+    lower = _onnx.with_float64(_onnx.cosh64)
 
     def grad(self, op, dy):
         return [_mb.multiply(dy, sinh(op.inputs[0]))]
 
-    onnx = _onnx.with_float64("Cosh", _onnx.cosh64)
-
 
 @register
-class Asinh(UnaryOp):
+class Asinh(_math_unary.UnaryOp):
     """Inverse hyperbolic sine."""
 
-    compute = staticmethod(np.arcsinh)
+    ufunc = np.arcsinh
+    onnx_op = "Asinh"
+    lower = _onnx.with_float64(_onnx.asinh64)
 
     def grad(self, op, dy):
         return [_mb.realdiv(dy, cosh(op.outputs[0]))]
 
-    onnx = _onnx.with_float64("Asinh", _onnx.asinh64)
-
 
 @register
-class Acosh(UnaryOp):
+class Acosh(_math_unary.UnaryOp):
     """Inverse hyperbolic cosine (nan below 1)."""
 
-    compute = _quiet(np.arccosh)
+    ufunc = np.arccosh
+    quiet = True
+    onnx_op = "Acosh"
+    lower = _onnx.with_float64(_onnx.acosh64)
 
     def grad(self, op, dy):
         return [_mb.realdiv(dy, sinh(op.outputs[0]))]
 
-    onnx = _onnx.with_float64("Acosh", _onnx.acosh64)
-
 
 @register
-class Atanh(UnaryOp):
+class Atanh(_math_unary.UnaryOp):
     """Inverse hyperbolic tangent (±inf at ±1, nan outside)."""
 
-    compute = _quiet(np.arctanh)
+    ufunc = np.arctanh
+    quiet = True
+    onnx_op = "Atanh"
+    lower = _onnx.with_float64(_onnx.atanh64)
 
     def grad(self, op, dy):
-        return [_mb.multiply(dy, _math_unary.reciprocal(_mb.subtract(1.0, _math_unary.square(op.inputs[0]))))]
-
-    onnx = _onnx.with_float64("Atanh", _onnx.atanh64)
-
-
+        x = op.inputs[0]
+        return [_mb.multiply(dy, _math_unary.reciprocal(_mb.subtract(1.0, _math_unary.square(x))))]
 
 
 def _inv_sqrt_one_minus_square(x):
@@ -159,57 +167,56 @@ def _inv_sqrt_one_minus_square(x):
     return _math_unary.reciprocal(_math_unary.sqrt(_mb.subtract(1.0, _math_unary.square(x))))
 
 
-
 def sin(x, name=None):
     """Sine elementwise; float tensors."""
-    return _unary("Sin", x, name)
+    return _math_unary.apply_unary("Sin", x, name)
 
 
 def cos(x, name=None):
     """Cosine elementwise; float tensors."""
-    return _unary("Cos", x, name)
+    return _math_unary.apply_unary("Cos", x, name)
 
 
 def tan(x, name=None):
     """Tangent elementwise; float tensors."""
-    return _unary("Tan", x, name)
+    return _math_unary.apply_unary("Tan", x, name)
 
 
 def asin(x, name=None):
     """Inverse sine elementwise (nan outside [-1, 1]); float tensors."""
-    return _unary("Asin", x, name)
+    return _math_unary.apply_unary("Asin", x, name)
 
 
 def acos(x, name=None):
     """Inverse cosine elementwise (nan outside [-1, 1]); float tensors."""
-    return _unary("Acos", x, name)
+    return _math_unary.apply_unary("Acos", x, name)
 
 
 def atan(x, name=None):
     """Inverse tangent elementwise; float tensors."""
-    return _unary("Atan", x, name)
+    return _math_unary.apply_unary("Atan", x, name)
 
 
 def sinh(x, name=None):
     """Hyperbolic sine elementwise; float tensors."""
-    return _unary("Sinh", x, name)
+    return _math_unary.apply_unary("Sinh", x, name)
 
 
 def cosh(x, name=None):
     """Hyperbolic cosine elementwise; float tensors."""
-    return _unary("Cosh", x, name)
+    return _math_unary.apply_unary("Cosh", x, name)
 
 
 def asinh(x, name=None):
     """Inverse hyperbolic sine elementwise; float tensors."""
-    return _unary("Asinh", x, name)
+    return _math_unary.apply_unary("Asinh", x, name)
 
 
 def acosh(x, name=None):
     """Inverse hyperbolic cosine elementwise (nan below 1); float tensors."""
-    return _unary("Acosh", x, name)
+    return _math_unary.apply_unary("Acosh", x, name)
 
 
 def atanh(x, name=None):
     """Inverse hyperbolic tangent elementwise (nan outside [-1, 1]); float tensors."""
-    return _unary("Atanh", x, name)
+    return _math_unary.apply_unary("Atanh", x, name)

@@ -1,13 +1,14 @@
 """Elementwise unary math: negative, abs, exp, log, sqrt, rounding, tanh, sigmoid, is_nan, ...
 
-Each op type is defined once here (inference, numpy kernel, gradient rule); the
-public functions keep TF1's names, keywords and default op names. Kernels that can
-legitimately produce inf/nan run under ``np.errstate`` so numpy stays silent, as TF1
-does. Gradients follow TF1's rules: exp, sqrt, rsqrt, reciprocal, tanh and sigmoid
-differentiate through their output, the last five with TF1's fused kernels
+Each op type is defined once here: inference, its numpy ufunc and ONNX operator (the
+facts of :class:`~.elementwise.ElementwiseOp`, from which the kernel is derived),
+gradient rule. The public functions keep TF1's names, keywords and default op names.
+Kernels that can legitimately produce inf/nan are ``quiet``: numpy stays silent, as
+TF1 does. Gradients follow TF1's rules: exp, sqrt, rsqrt, reciprocal, tanh and
+sigmoid differentiate through their output, the last five with TF1's fused kernels
 (``SqrtGrad``, ``RsqrtGrad``, ``ReciprocalGrad``, ``TanhGrad``, ``SigmoidGrad``, in
-math_unary_grad.py); rounding ops give None, sign gives zeros. ``UnaryOp``, ``_quiet``
-and ``_unary`` are shared with math_trig.py (sin, cos, ...) and math_special.py (erf).
+unary_grad.py); rounding ops give None, sign gives zeros. ``UnaryOp`` and
+:func:`apply_unary` are shared with trig.py (sin, cos, ...) and special.py (erf).
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from __future__ import annotations
 import numpy as np
 
 from ...graphlib import dtypes
-from ..array import fill as _array_fill
-from ..array import shape as _array_shape
-from . import binary as _mb
+from . import binary as _math_binary
+from . import elementwise as _elementwise
+from . import gradient_zeros as _gradient_zeros
 from . import unary_grad as _math_unary_grad
 from . import unary_onnx as _onnx
+from .. import onnx_support
 from ..convert import convert_to_tensor
-from ...graphlib.op_def import OpDef, Spec, register
+from ...graphlib.op_def import Spec, register
 from ..apply import apply_op
 from ..shape_rules import FLOATS, SIGNED_NUMERIC, require_dtype, same_as
 
@@ -29,12 +31,8 @@ __all__ = ["negative", "abs", "sign", "exp", "expm1", "log", "log1p", "sqrt", "r
            "square", "reciprocal", "floor", "ceil", "round", "rint", "tanh", "sigmoid",
            "is_nan", "is_inf", "is_finite"]
 
-_QUIET = {"all": "ignore"}
-# Every dtype of these ops has an onnxruntime kernel (Abs, Sign).
-_ANY = ("float32", "float64", "float16", "int8", "int16", "int32", "int64")
 
-
-class UnaryOp(OpDef):
+class UnaryOp(_elementwise.ElementwiseOp):
     """Base of elementwise ops of one input whose output has the input's dtype and shape."""
 
     allowed = FLOATS
@@ -44,38 +42,24 @@ class UnaryOp(OpDef):
         return same_as(x)
 
 
-def _zeros_of(t):
-    """Zeros of ``t``'s shape and dtype that carry no gradient path back to ``t``."""
-    if t.shape.is_fully_defined():
-        return _array_fill.zeros(t.shape.raw, dtype=t.dtype)
-    return _array_fill.zeros(_array_shape.shape(t), dtype=t.dtype)
-
-
-def _quiet(fn):
-    """``fn`` (a numpy ufunc) run with floating-point warnings silenced."""
-    def kernel(x):
-        with np.errstate(**_QUIET):
-            return fn(x)
-    kernel.__name__ = getattr(fn, "__name__", "kernel")
-    return staticmethod(kernel)
-
-
 # ---------------------------------------------------------------- sign and magnitude
 @register
 class Neg(UnaryOp):
     """``-x``."""
 
     allowed = SIGNED_NUMERIC
-    compute = staticmethod(np.negative)
+    ufunc = np.negative
+    ufunc_for_ints = True
+    onnx_op = "Neg"
 
     def grad(self, op, dy):
         return [negative(dy)]
 
-    def onnx(self, ctx, op, x):
-        dtype = op.inputs[0].dtype
-        if dtype.name in ("int8", "int16"):  # no Neg kernel: 0 - x wraps the same way
-            return ctx.node("Sub", [ctx.scalar(0, dtype), x])
-        return ctx.node("Neg", [x])
+    def lower(self, ctx, inputs, dtype):
+        """``Neg``, or ``0 - x`` where onnxruntime lacks it (wraps the same way)."""
+        if onnx_support.lacks("Neg", dtype):
+            return ctx.node("Sub", [ctx.scalar(0, dtype), inputs[0]])
+        return ctx.node("Neg", inputs)
 
 
 @register
@@ -83,12 +67,12 @@ class Abs(UnaryOp):
     """``|x|`` (the most negative integer stays as is, like C)."""
 
     allowed = SIGNED_NUMERIC
-    compute = staticmethod(np.absolute)
+    ufunc = np.absolute
+    ufunc_for_ints = True
+    onnx_op = "Abs"
 
     def grad(self, op, dy):
-        return [_mb.multiply(dy, sign(op.inputs[0]))]
-
-    onnx = _onnx.elementwise("Abs", _ANY)
+        return [_math_binary.multiply(dy, sign(op.inputs[0]))]
 
 
 @register
@@ -96,12 +80,12 @@ class Sign(UnaryOp):
     """-1, 0 or 1 with the sign of ``x`` (nan stays nan)."""
 
     allowed = SIGNED_NUMERIC
-    compute = staticmethod(np.sign)
+    ufunc = np.sign
+    ufunc_for_ints = True
+    onnx_op = "Sign"
 
     def grad(self, op, dy):
-        return [_zeros_of(op.inputs[0])]  # TF1: zeros, not None
-
-    onnx = _onnx.elementwise("Sign", _ANY)
+        return [_gradient_zeros.zeros_of(op.inputs[0])]  # TF1: zeros, not None
 
 
 @register
@@ -109,13 +93,16 @@ class Square(UnaryOp):
     """``x * x``."""
 
     allowed = SIGNED_NUMERIC
-    compute = _quiet(np.square)
+    ufunc = np.square
+    ufunc_for_ints = True
+    quiet = True
 
     def grad(self, op, dy):
-        return [_mb.multiply(dy, _mb.multiply(op.inputs[0], 2.0))]
+        return [_math_binary.multiply(dy, _math_binary.multiply(op.inputs[0], 2.0))]
 
-    def onnx(self, ctx, op, x):
-        return ctx.node("Mul", [x, x])
+    def lower(self, ctx, inputs, dtype):
+        """``Mul(x, x)`` (ONNX has no Square)."""
+        return ctx.node("Mul", [inputs[0], inputs[0]])
 
 
 @register
@@ -123,11 +110,13 @@ class Reciprocal(UnaryOp):
     """``1 / x``; integers use C's truncating division (``1 / 0`` is an error)."""
 
     allowed = SIGNED_NUMERIC
+    ufunc = np.reciprocal  # the kernel for floats
+    quiet = True
 
     @staticmethod
     def compute(x):
         if x.dtype.kind == "f":
-            with np.errstate(**_QUIET):
+            with np.errstate(**_elementwise.QUIET):
                 return np.reciprocal(x)
         if not np.all(x):
             raise ZeroDivisionError("Integer division by zero in Reciprocal")
@@ -137,11 +126,12 @@ class Reciprocal(UnaryOp):
     def grad(self, op, dy):
         return [_math_unary_grad.reciprocal_grad(op.outputs[0], dy)]
 
-    def onnx(self, ctx, op, x):
-        dtype = op.inputs[0].dtype
+    def lower(self, ctx, inputs, dtype):
+        """``Reciprocal`` for floats; integers: ``x`` where ``|x| == 1``, else 0 (ONNX
+        cannot fail on ``1 / 0``: it gives 0)."""
+        x = inputs[0]
         if dtype.is_floating:
             return ctx.node("Reciprocal", [x])
-        # Integers: x where |x| == 1, else 0 (1 / 0 cannot fail in ONNX: it gives 0).
         unit = ctx.node("Equal", [ctx.node("Abs", [x]), ctx.scalar(1, dtype)])
         return ctx.node("Where", [unit, x, ctx.scalar(0, dtype)])
 
@@ -151,76 +141,80 @@ class Reciprocal(UnaryOp):
 class Exp(UnaryOp):
     """``e ** x``."""
 
-    compute = _quiet(np.exp)
+    ufunc = np.exp
+    quiet = True
+    onnx_op = "Exp"
 
     def grad(self, op, dy):
-        return [_mb.multiply(dy, op.outputs[0])]
-
-    onnx = _onnx.elementwise("Exp")
+        return [_math_binary.multiply(dy, op.outputs[0])]
 
 
 @register
 class Expm1(UnaryOp):
     """``e ** x - 1``, accurate for small ``x``."""
 
-    compute = _quiet(np.expm1)
+    ufunc = np.expm1
+    quiet = True
+    lower = _onnx.float_formula(_onnx.expm1)
 
     def grad(self, op, dy):
-        return [_mb.multiply(dy, exp(op.inputs[0]))]
-
-    onnx = _onnx.float_formula(_onnx.expm1)
+        return [_math_binary.multiply(dy, exp(op.inputs[0]))]
 
 
 @register
 class Log(UnaryOp):
     """Natural logarithm (``-inf`` at 0, nan below)."""
 
-    compute = _quiet(np.log)
+    ufunc = np.log
+    quiet = True
+    onnx_op = "Log"
 
     def grad(self, op, dy):
-        return [_mb.multiply(dy, reciprocal(op.inputs[0]))]
-
-    onnx = _onnx.elementwise("Log")
+        return [_math_binary.multiply(dy, reciprocal(op.inputs[0]))]
 
 
 @register
 class Log1p(UnaryOp):
     """``log(1 + x)``, accurate for small ``x``."""
 
-    compute = _quiet(np.log1p)
+    ufunc = np.log1p
+    quiet = True
+    lower = _onnx.float_formula(_onnx.log1p)
 
     def grad(self, op, dy):
-        return [_mb.multiply(dy, reciprocal(_mb.add(1.0, op.inputs[0])))]
-
-    onnx = _onnx.float_formula(_onnx.log1p)
+        return [_math_binary.multiply(dy, reciprocal(_math_binary.add(1.0, op.inputs[0])))]
 
 
 @register
 class Sqrt(UnaryOp):
     """Square root (nan for negative inputs)."""
 
-    compute = _quiet(np.sqrt)
+    ufunc = np.sqrt
+    quiet = True
+    onnx_op = "Sqrt"
 
     def grad(self, op, dy):
         return [_math_unary_grad.sqrt_grad(op.outputs[0], dy)]
-
-    onnx = _onnx.elementwise("Sqrt")
 
 
 @register
 class Rsqrt(UnaryOp):
     """``1 / sqrt(x)``."""
 
+    ufunc_steps = ((np.sqrt, (0,)), (np.reciprocal, ("prev",)))
+    quiet = True
+
     @staticmethod
     def compute(x):
-        with np.errstate(**_QUIET):
+        with np.errstate(**_elementwise.QUIET):
             return np.reciprocal(np.sqrt(x))
 
     def grad(self, op, dy):
         return [_math_unary_grad.rsqrt_grad(op.outputs[0], dy)]
 
-    def onnx(self, ctx, op, x):
-        return ctx.node("Reciprocal", [ctx.node("Sqrt", [x])])
+    def lower(self, ctx, inputs, dtype):
+        """``Reciprocal(Sqrt(x))``."""
+        return ctx.node("Reciprocal", [ctx.node("Sqrt", inputs)])
 
 
 # ---------------------------------------------------------------- rounding
@@ -228,36 +222,33 @@ class Rsqrt(UnaryOp):
 class Floor(UnaryOp):
     """Largest integer not greater than ``x``."""
 
-    compute = staticmethod(np.floor)
+    ufunc = np.floor
+    onnx_op = "Floor"
 
     def grad(self, op, dy):
         return [None]  # TF1: no gradient (tf.gradients gives None)
-
-    onnx = _onnx.elementwise("Floor")
 
 
 @register
 class Ceil(UnaryOp):
     """Smallest integer not less than ``x``."""
 
-    compute = staticmethod(np.ceil)
+    ufunc = np.ceil
+    onnx_op = "Ceil"
 
     def grad(self, op, dy):
         return [None]  # TF1: no gradient (tf.gradients gives None)
-
-    onnx = _onnx.elementwise("Ceil")
 
 
 @register
 class Rint(UnaryOp):
     """Nearest integer, halves to even."""
 
-    compute = staticmethod(np.rint)
+    ufunc = np.rint
+    onnx_op = "Round"  # ONNX Round: halves to even
 
     def grad(self, op, dy):
         return [None]  # TF1: no gradient (tf.gradients gives None)
-
-    onnx = _onnx.elementwise("Round")  # ONNX Round: halves to even
 
 
 @register
@@ -265,6 +256,7 @@ class Round(UnaryOp):
     """Nearest integer, halves to even (banker's rounding); integers unchanged."""
 
     allowed = SIGNED_NUMERIC
+    ufunc_steps = ((np.rint, (0,)),)  # floats; integers are copied
 
     @staticmethod
     def compute(x):
@@ -275,10 +267,9 @@ class Round(UnaryOp):
     def grad(self, op, dy):
         return [None]  # TF1: no gradient (tf.gradients gives None)
 
-    def onnx(self, ctx, op, x):
-        if op.inputs[0].dtype.is_floating:
-            return ctx.node("Round", [x])  # halves to even, as TF
-        return ctx.node("Identity", [x])
+    def lower(self, ctx, inputs, dtype):
+        """ONNX ``Round`` (halves to even, as TF) for floats, ``Identity`` for ints."""
+        return ctx.node("Round" if dtype.is_floating else "Identity", inputs)
 
 
 # ---------------------------------------------------------------- tanh and logistic
@@ -286,21 +277,23 @@ class Round(UnaryOp):
 class Tanh(UnaryOp):
     """Hyperbolic tangent."""
 
-    compute = staticmethod(np.tanh)
+    ufunc = np.tanh
+    onnx_op = "Tanh"
 
     def grad(self, op, dy):
         return [_math_unary_grad.tanh_grad(op.outputs[0], dy)]
-
-    onnx = _onnx.elementwise("Tanh")
 
 
 @register
 class Sigmoid(UnaryOp):
     """``1 / (1 + exp(-x))``, stable for large ``|x|`` (no overflow, tiny tails kept)."""
 
+    quiet = True
+    onnx_op = "Sigmoid"
+
     @staticmethod
     def compute(x):
-        with np.errstate(**_QUIET):
+        with np.errstate(**_elementwise.QUIET):
             e = np.exp(-np.absolute(x))       # in (0, 1]: never overflows
             r = np.reciprocal(1 + e)          # sigmoid(|x|)
             return np.where(x >= 0, r, e * r)  # sigmoid(-|x|) = e / (1 + e)
@@ -308,55 +301,54 @@ class Sigmoid(UnaryOp):
     def grad(self, op, dy):
         return [_math_unary_grad.sigmoid_grad(op.outputs[0], dy)]
 
-    onnx = _onnx.elementwise("Sigmoid")
-
 
 # ---------------------------------------------------------------- classification
-class FloatPredicate(OpDef):
-    """Base of bool-valued tests of float elements."""
+class FloatPredicate(_elementwise.ElementwiseOp):
+    """Base of bool-valued tests of float elements (never fused: the output is bool)."""
 
     differentiable = False
+    ufunc_steps = ()
 
     def infer(self, x):
         require_dtype(x, FLOATS)
         return Spec(dtypes.bool, x.shape)
+
+    def lower(self, ctx, inputs, dtype):
+        """``onnx_op`` (a bool result), in a float dtype onnxruntime has (exact)."""
+        return onnx_support.via(ctx, self.onnx_op, inputs, dtype, cast_back=False)
 
 
 @register
 class IsNan(FloatPredicate):
     """True where ``x`` is nan."""
 
-    compute = staticmethod(np.isnan)
-
-    onnx = _onnx.elementwise("IsNaN")
+    ufunc = np.isnan
+    onnx_op = "IsNaN"
 
 
 @register
 class IsInf(FloatPredicate):
     """True where ``x`` is +inf or -inf."""
 
-    compute = staticmethod(np.isinf)
-
-    def onnx(self, ctx, op, x):
-        if op.inputs[0].dtype.name == "float16":  # no float16 kernel; the cast is exact
-            x = ctx.cast(x, "float32")
-        return ctx.node("IsInf", [x])
+    ufunc = np.isinf
+    onnx_op = "IsInf"
 
 
 @register
 class IsFinite(FloatPredicate):
     """True where ``x`` is neither inf nor nan."""
 
-    compute = staticmethod(np.isfinite)
+    ufunc = np.isfinite
 
-    def onnx(self, ctx, op, x):
-        # |x| < inf: False for +-inf and nan (no IsFinite in ONNX).
-        inf = ctx.scalar(np.inf, op.inputs[0].dtype)
-        return ctx.node("Less", [ctx.node("Abs", [x]), inf])
+    def lower(self, ctx, inputs, dtype):
+        """``|x| < inf``: False for +-inf and nan (ONNX has no IsFinite)."""
+        inf = ctx.scalar(np.inf, dtype)
+        return ctx.node("Less", [ctx.node("Abs", inputs), inf])
 
 
 # ---------------------------------------------------------------- public functions
-def _unary(op_type, x, name):
+def apply_unary(op_type, x, name):
+    """The op ``op_type`` on ``x`` (converted to a tensor), named ``name``."""
     return apply_op(op_type, [convert_to_tensor(x)], name=name)
 
 
@@ -370,7 +362,7 @@ def negative(x, name=None):
     Raises:
         TypeError: for unsigned or bool tensors.
     """
-    return _unary("Neg", x, name)
+    return apply_unary("Neg", x, name)
 
 
 def abs(x, name=None):  # noqa: A001 - TF1's name
@@ -380,32 +372,32 @@ def abs(x, name=None):  # noqa: A001 - TF1's name
         x: a float or signed integer tensor.
         name: op name (default ``"Abs"``).
     """
-    return _unary("Abs", x, name)
+    return apply_unary("Abs", x, name)
 
 
 def sign(x, name=None):
     """-1, 0 or 1 with the sign of each element (same dtype as ``x``)."""
-    return _unary("Sign", x, name)
+    return apply_unary("Sign", x, name)
 
 
 def square(x, name=None):
     """``x * x`` elementwise; float or signed integer tensors."""
-    return _unary("Square", x, name)
+    return apply_unary("Square", x, name)
 
 
 def reciprocal(x, name=None):
     """``1 / x`` elementwise; integers truncate toward zero (``1 / 0`` fails at run time)."""
-    return _unary("Reciprocal", x, name)
+    return apply_unary("Reciprocal", x, name)
 
 
 def exp(x, name=None):
     """``e ** x`` elementwise; float tensors (TypeError otherwise)."""
-    return _unary("Exp", x, name)
+    return apply_unary("Exp", x, name)
 
 
 def expm1(x, name=None):
     """``exp(x) - 1`` elementwise, accurate near 0; float tensors."""
-    return _unary("Expm1", x, name)
+    return apply_unary("Expm1", x, name)
 
 
 def log(x, name=None):
@@ -414,37 +406,37 @@ def log(x, name=None):
     Example:
         >>> tf.log(tf.constant([1.0, 0.0]))  # [0., -inf]
     """
-    return _unary("Log", x, name)
+    return apply_unary("Log", x, name)
 
 
 def log1p(x, name=None):
     """``log(1 + x)`` elementwise, accurate near 0; float tensors."""
-    return _unary("Log1p", x, name)
+    return apply_unary("Log1p", x, name)
 
 
 def sqrt(x, name=None):
     """Square root elementwise; negative inputs give nan; float tensors."""
-    return _unary("Sqrt", x, name)
+    return apply_unary("Sqrt", x, name)
 
 
 def rsqrt(x, name=None):
     """``1 / sqrt(x)`` elementwise; float tensors."""
-    return _unary("Rsqrt", x, name)
+    return apply_unary("Rsqrt", x, name)
 
 
 def floor(x, name=None):
     """Largest integer not greater than ``x``, elementwise; float tensors."""
-    return _unary("Floor", x, name)
+    return apply_unary("Floor", x, name)
 
 
 def ceil(x, name=None):
     """Smallest integer not less than ``x``, elementwise; float tensors."""
-    return _unary("Ceil", x, name)
+    return apply_unary("Ceil", x, name)
 
 
 def rint(x, name=None):
     """Nearest integer elementwise, halves to even (``rint(2.5) = 2``); float tensors."""
-    return _unary("Rint", x, name)
+    return apply_unary("Rint", x, name)
 
 
 def round(x, name=None):  # noqa: A001 - TF1's name
@@ -464,7 +456,7 @@ def round(x, name=None):  # noqa: A001 - TF1's name
 
 def tanh(x, name=None):
     """Hyperbolic tangent elementwise; float tensors (also ``tf.nn.tanh``)."""
-    return _unary("Tanh", x, name)
+    return apply_unary("Tanh", x, name)
 
 
 def sigmoid(x, name=None):
@@ -476,20 +468,20 @@ def sigmoid(x, name=None):
         x: a float tensor.
         name: op name (default ``"Sigmoid"``).
     """
-    return _unary("Sigmoid", x, name)
+    return apply_unary("Sigmoid", x, name)
 
 
 def is_nan(x, name=None):
     """Bool tensor, True where ``x`` is nan; float tensors."""
-    return _unary("IsNan", x, name)
+    return apply_unary("IsNan", x, name)
 
 
 def is_inf(x, name=None):
     """Bool tensor, True where ``x`` is +inf or -inf; float tensors."""
-    return _unary("IsInf", x, name)
+    return apply_unary("IsInf", x, name)
 
 
 def is_finite(x, name=None):
     """Bool tensor, True where ``x`` is neither inf nor nan; float tensors."""
-    return _unary("IsFinite", x, name)
+    return apply_unary("IsFinite", x, name)
 

@@ -2,7 +2,7 @@
 ReciprocalGrad.
 
 Each computes ``f(y, dy)`` from a forward op's output ``y`` and the gradient ``dy``
-arriving at it, and is differentiable again. The forward ops (math_unary.py) use
+arriving at it, and is differentiable again. The forward ops (unary.py) use
 them in their gradient rules; the helper functions are not exported to ``tf.*``.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import binary as _mb
+from . import elementwise as _elementwise
 from . import unary as _math_unary
 from ..convert import convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
@@ -87,7 +88,7 @@ class SqrtGrad(GradOp):
 
     @staticmethod
     def compute(y, dy):
-        with np.errstate(**_math_unary._QUIET):
+        with np.errstate(**_elementwise.QUIET):
             t = np.true_divide(dy, y)
             if _fresh(t):
                 return np.multiply(t, 0.5, out=t)
@@ -109,7 +110,7 @@ class RsqrtGrad(GradOp):
 
     @staticmethod
     def compute(y, dy):
-        with np.errstate(**_math_unary._QUIET):
+        with np.errstate(**_elementwise.QUIET):
             t = np.multiply(y, y)
             if _fresh(t):
                 np.multiply(t, y, out=t)
@@ -134,7 +135,7 @@ class ReciprocalGrad(GradOp):
 
     @staticmethod
     def compute(y, dy):
-        with np.errstate(**_math_unary._QUIET):
+        with np.errstate(**_elementwise.QUIET):
             t = np.multiply(y, y)
             if _fresh(t):
                 np.multiply(t, dy, out=t)

@@ -1,11 +1,10 @@
-"""ONNX lowerings shared by the elementwise math families (math_unary, math_unary_grad,
-math_trig, math_special).
+"""ONNX lowering helpers shared by the elementwise math ops (unary.py, trig.py).
 
-onnxruntime's CPU kernels cover float16/float32/float64 for the common functions but
-only float16/float32 for the inverse and hyperbolic trigonometric functions and erf,
-and ONNX has no expm1 or log1p. The helpers here build accurate formulations from
-operators that do have float64 kernels, so an exported float64 model keeps float64
-accuracy (about 1e-14 relative rather than float32's 1e-7):
+onnxruntime has no float64 kernels of the inverse and hyperbolic trigonometric
+functions (:data:`~staticgraph.ops.onnx_support.LACKS`), and ONNX has no expm1 or
+log1p. The helpers here build accurate formulations from operators that do have
+float64 kernels, so an exported float64 model keeps float64 accuracy (about 1e-14
+relative rather than float32's 1e-7):
 
 * ``log1p``: ``log(u) - ((u - 1) - x) / u`` with ``u = 1 + x`` corrects the rounding
   of ``u`` (exact cases, including ``x = -1`` and ``inf``, take ``log(u)``).
@@ -22,48 +21,34 @@ from __future__ import annotations
 
 import math
 
+from .. import onnx_support
+
 __all__ = []
 
-ALL_FLOATS = ("float32", "float64", "float16")
-NO_FLOAT64 = ("float32", "float16")
 
-
-def elementwise(onnx_op, supported=ALL_FLOATS):
-    """An ``onnx`` method emitting ``onnx_op`` on the op's single input, computing in
-    float32 where onnxruntime has no kernel for the input's dtype."""
-    def onnx(self, ctx, op, x):
-        return ctx.via(onnx_op, [x], op.inputs[0].dtype, supported)
-    onnx.__doc__ = f"Lowered to ONNX ``{onnx_op}``."
-    return onnx
-
-
-def float_formula(build, float64=None):
-    """An ``onnx`` method for a float op computed by ``build(ctx, x, dtype_name)``.
-
-    float16 inputs run the float32 formula and are cast back. ``float64``, when given,
-    is used for float64 inputs instead of ``build`` (a formulation for onnxruntime's
-    missing float64 kernels).
-    """
-    def onnx(self, ctx, op, x):
-        dtype = op.inputs[0].dtype
+def float_formula(build):
+    """A ``lower`` method (see :class:`.elementwise.ElementwiseOp`) for a float op
+    computed by ``build(ctx, x, dtype_name)``; float16 runs the float32 formula and is
+    cast back."""
+    def lower(self, ctx, inputs, dtype):
+        x = inputs[0]
         if dtype.name == "float16":
             y = build(ctx, ctx.cast(x, "float32"), "float32")
             return ctx.cast(y, dtype, "float32")
-        if dtype.name == "float64" and float64 is not None:
-            return float64(ctx, x, "float64")
         return build(ctx, x, dtype.name)
-    return onnx
+    lower.__doc__ = f"Lowered as {build.__doc__}"
+    return lower
 
 
-def with_float64(onnx_op, float64):
-    """An ``onnx`` method emitting ``onnx_op`` for float16/float32 and the formulation
-    ``float64(ctx, x)`` for float64 (onnxruntime has no float64 kernel of ``onnx_op``)."""
-    def onnx(self, ctx, op, x):
-        if op.inputs[0].dtype.name == "float64":
-            return float64(ctx, x)
-        return ctx.node(onnx_op, [x])
-    onnx.__doc__ = f"Lowered to ONNX ``{onnx_op}`` (float64: {float64.__doc__})"
-    return onnx
+def with_float64(float64):
+    """A ``lower`` method emitting the op's ``onnx_op``, or the formulation
+    ``float64(ctx, x)`` where onnxruntime lacks the operator's float64 kernel."""
+    def lower(self, ctx, inputs, dtype):
+        if onnx_support.lacks(self.onnx_op, dtype):
+            return float64(ctx, inputs[0])
+        return ctx.node(self.onnx_op, list(inputs))
+    lower.__doc__ = f"Lowered to the ONNX operator (where float64 lacks it: {float64.__doc__})"
+    return lower
 
 
 def const(ctx, value, dt):

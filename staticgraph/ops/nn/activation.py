@@ -5,8 +5,8 @@ Each op type is defined once here (inference, numpy kernel, gradient rule); the
 public functions keep TF1's names, keywords and default op names. As in TF1, the
 activations differentiate through fused gradient ops (``ReluGrad``, ``Relu6Grad``,
 ``EluGrad``, ``SeluGrad``, ``SoftplusGrad``, ``SoftsignGrad``, ``LeakyReluGrad``,
-``BiasAddGrad``), defined in :mod:`.nn_activation_grad`. Softmax and log-softmax
-live in :mod:`.nn_softmax`.
+``BiasAddGrad``), defined in :mod:`.activation_grad`. Softmax and log-softmax
+live in :mod:`.softmax`.
 """
 
 from __future__ import annotations

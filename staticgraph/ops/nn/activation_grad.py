@@ -1,4 +1,4 @@
-"""The fused gradient ops of the activations in :mod:`.nn_activation`: ``ReluGrad``,
+"""The fused gradient ops of the activations in :mod:`.activation`: ``ReluGrad``,
 ``Relu6Grad``, ``EluGrad``, ``SeluGrad``, ``SoftplusGrad``, ``SoftsignGrad``,
 ``LeakyReluGrad`` and ``BiasAddGrad``, with their functions (TF1's ``gen_nn_ops``
 names; not in ``tf.nn``).

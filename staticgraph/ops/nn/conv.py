@@ -15,10 +15,10 @@ import numpy as np
 
 from ...graphlib import dtypes, name_scope
 from ..array import shape as _array_shape
-from .conv_windows import (_check_format, _check_outer_ones, _convert_padding, _dims,
-                           _explicit_pairs, _from_nhwc, _get_sequence, _lookup, _shape, _spatial,
-                           _static_out, _to_nhwc, conv_matmul, conv_transpose, im2col,
-                           window_geometry)
+from .conv_windows import (check_data_format, check_outer_ones, conv_matmul, conv_transpose,
+                           deprecated_argument_lookup, explicit_pairs, from_nhwc, im2col,
+                           nhwc_dims, parse_padding, shape_in_format, spatial_hw,
+                           static_out_size, to_nhwc, window_geometry, window_sequence)
 from . import conv_onnx as _onnx
 from ..convert import convert_same_dtype, convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
@@ -30,13 +30,6 @@ __all__ = ["conv2d", "conv2d_transpose", "conv2d_backprop_input", "conv2d_backpr
 
 
 # ---------------------------------------------------------------- shared helpers
-def _shape_tensor(t):
-    """``t``'s shape as an int32 vector: a constant when static, else ``tf.shape``."""
-    if t.shape.is_fully_defined():
-        return convert_to_tensor(list(t.shape.raw), dtype=dtypes.int32)
-    return _array_shape.shape(t)
-
-
 def _conv_op(op_type, inputs, attrs, name=None):
     """An op of the convolution family with the attributes of another one (gradients)."""
     return apply_op(op_type, inputs, dict(attrs), name=name)
@@ -45,8 +38,8 @@ def _conv_op(op_type, inputs, attrs, name=None):
 def _check_out_geometry(hw, khw, ohw, strides, padding, explicit_paddings, data_format,
                         dilations):
     """ValueError when a known ``out_backprop`` size is not the convolution's output size."""
-    (sh, sw), (dh, dw) = _spatial(strides, data_format), _spatial(dilations, data_format)
-    pad_h, pad_w = _explicit_pairs(explicit_paddings, data_format)
+    (sh, sw), (dh, dw) = spatial_hw(strides, data_format), spatial_hw(dilations, data_format)
+    pad_h, pad_w = explicit_pairs(explicit_paddings, data_format)
     for size, k, s, d, p, got, axis in zip(hw, khw, (sh, sw), (dh, dw), (pad_h, pad_w), ohw,
                                            ("height", "width")):
         if size is not None and k is not None and got is not None:
@@ -78,37 +71,37 @@ class Conv2D(OpDef):
               use_cudnn_on_gpu):
         dtype = check_same_dtype(x, f, names=("input", "filter"))
         require_dtype(x, FLOATS, "input")
-        n, h, w, c = _dims(x.shape, data_format)
+        n, h, w, c = nhwc_dims(x.shape, data_format)
         kh, kw, fc, oc = f.shape.with_rank(4).raw
         if c is not None and fc is not None and c != fc:
             raise ValueError(f"Depth of input ({c}) must equal the filter's input depth ({fc})")
-        (sh, sw), (dh, dw) = _spatial(strides, data_format), _spatial(dilations, data_format)
-        pad_h, pad_w = _explicit_pairs(explicit_paddings, data_format)
-        oh = _static_out(h, kh, sh, dh, padding, pad_h)
-        ow = _static_out(w, kw, sw, dw, padding, pad_w)
-        return Spec(dtype, _shape(n, oh, ow, oc, data_format))
+        (sh, sw), (dh, dw) = spatial_hw(strides, data_format), spatial_hw(dilations, data_format)
+        pad_h, pad_w = explicit_pairs(explicit_paddings, data_format)
+        oh = static_out_size(h, kh, sh, dh, padding, pad_h)
+        ow = static_out_size(w, kw, sw, dw, padding, pad_w)
+        return Spec(dtype, shape_in_format(n, oh, ow, oc, data_format))
 
     @staticmethod
     def compute(x, f, *, strides, padding, explicit_paddings, data_format, dilations,
                 use_cudnn_on_gpu=True):
-        x = _to_nhwc(x, data_format)
+        x = to_nhwc(x, data_format)
         kh, kw, fc, oc = f.shape
         if x.shape[3] != fc:
             raise ValueError(f"input depth {x.shape[3]} does not match the filter's input "
                              f"depth {fc}")
-        (sh, sw), (dh, dw) = _spatial(strides, data_format), _spatial(dilations, data_format)
-        pad_h, pad_w = _explicit_pairs(explicit_paddings, data_format)
+        (sh, sw), (dh, dw) = spatial_hw(strides, data_format), spatial_hw(dilations, data_format)
+        pad_h, pad_w = explicit_pairs(explicit_paddings, data_format)
         _, pt, pb = window_geometry(x.shape[1], kh, sh, dh, padding, pad_h)
         _, pl, pr = window_geometry(x.shape[2], kw, sw, dw, padding, pad_w)
         out, (oh, ow) = conv_matmul(x, f.reshape(kh * kw * fc, oc), (kh, kw), (sh, sw),
                                     (dh, dw), ((pt, pb), (pl, pr)))
-        return _from_nhwc(out.reshape(x.shape[0], oh, ow, oc), data_format)
+        return from_nhwc(out.reshape(x.shape[0], oh, ow, oc), data_format)
 
     def grad(self, op, dy):
         # TF1's _Conv2DGrad: the input and filter gradients, with the same attributes.
         x, f = op.inputs
-        return [_conv_op("Conv2DBackpropInput", [_shape_tensor(x), f, dy], op.attrs),
-                _conv_op("Conv2DBackpropFilter", [x, _shape_tensor(f), dy], op.attrs)]
+        return [_conv_op("Conv2DBackpropInput", [_array_shape.shape_vector(x), f, dy], op.attrs),
+                _conv_op("Conv2DBackpropFilter", [x, _array_shape.shape_vector(f), dy], op.attrs)]
 
     def onnx(self, ctx, op, x, f):
         return _onnx.conv2d(ctx, op, x, f)
@@ -130,7 +123,7 @@ class Conv2DBackpropInput(OpDef):
         _int_vector(sizes, "input_sizes")
         dtype = check_same_dtype(f, dy, names=("filter", "out_backprop"))
         require_dtype(f, FLOATS, "filter")
-        n, oh, ow, oc = _dims(dy.shape, data_format)
+        n, oh, ow, oc = nhwc_dims(dy.shape, data_format)
         kh, kw, fc, foc = f.shape.with_rank(4).raw
         if oc is not None and foc is not None and oc != foc:
             raise ValueError(f"Depth of out_backprop ({oc}) must equal the filter's output "
@@ -140,7 +133,7 @@ class Conv2DBackpropInput(OpDef):
             h, w = given.raw
             c = fc
         elif given.rank in (None, 4):
-            n2, h, w, c = _dims(given.with_rank(4), data_format)
+            n2, h, w, c = nhwc_dims(given.with_rank(4), data_format)
             n = n2 if n is None else n
             if n2 is not None and n2 != n:
                 raise ValueError(f"input_sizes batch {n2} does not match out_backprop's {n}")
@@ -152,13 +145,13 @@ class Conv2DBackpropInput(OpDef):
             raise ValueError(f"input_sizes must have 4 (or 2) elements, got {given.rank}")
         _check_out_geometry((h, w), (kh, kw), (oh, ow), strides, padding, explicit_paddings,
                             data_format, dilations)
-        return Spec(dtype, _shape(n, h, w, c, data_format))
+        return Spec(dtype, shape_in_format(n, h, w, c, data_format))
 
     def grad(self, op, ddx):
         # TF1's _Conv2DBackpropInputGrad: linear in filter and in out_backprop.
         _, f, dy = op.inputs
         return [None,
-                _conv_op("Conv2DBackpropFilter", [ddx, _shape_tensor(f), dy], op.attrs),
+                _conv_op("Conv2DBackpropFilter", [ddx, _array_shape.shape_vector(f), dy], op.attrs),
                 _conv_op("Conv2D", [ddx, f], op.attrs)]
 
     def onnx(self, ctx, op, sizes, f, dy):
@@ -167,15 +160,15 @@ class Conv2DBackpropInput(OpDef):
     @staticmethod
     def compute(sizes, f, dy, *, strides, padding, explicit_paddings, data_format, dilations,
                 use_cudnn_on_gpu=True):
-        dy = _to_nhwc(dy, data_format)
+        dy = to_nhwc(dy, data_format)
         kh, kw, fc, oc = f.shape
         sizes = [int(v) for v in np.asarray(sizes).reshape(-1)]
         if len(sizes) == 2:
             n, h, w, c = dy.shape[0], sizes[0], sizes[1], fc
         else:
             n, h, w, c = sizes if data_format == "NHWC" else (sizes[0], *sizes[2:], sizes[1])
-        (sh, sw), (dh, dw) = _spatial(strides, data_format), _spatial(dilations, data_format)
-        pad_h, pad_w = _explicit_pairs(explicit_paddings, data_format)
+        (sh, sw), (dh, dw) = spatial_hw(strides, data_format), spatial_hw(dilations, data_format)
+        pad_h, pad_w = explicit_pairs(explicit_paddings, data_format)
         oh, pt, pb = window_geometry(h, kh, sh, dh, padding, pad_h)
         ow, pl, pr = window_geometry(w, kw, sw, dw, padding, pad_w)
         if dy.shape != (n, oh, ow, oc) or c != fc:
@@ -183,7 +176,7 @@ class Conv2DBackpropInput(OpDef):
                              f"not match the convolution output {(n, oh, ow, oc)} of input "
                              f"{(n, h, w, c)} with filter {f.shape}")
         out = conv_transpose(dy, f, (n, h, w, c), (sh, sw), (dh, dw), ((pt, pb), (pl, pr)))
-        return _from_nhwc(out, data_format)
+        return from_nhwc(out, data_format)
 
 
 # ---------------------------------------------------------------- Conv2DBackpropFilter
@@ -203,8 +196,8 @@ class Conv2DBackpropFilter(OpDef):
         dtype = check_same_dtype(x, dy, names=("input", "out_backprop"))
         require_dtype(x, FLOATS, "input")
         _int_vector(sizes, "filter_sizes")
-        n, h, w, c = _dims(x.shape, data_format)
-        n2, oh, ow, oc = _dims(dy.shape, data_format)
+        n, h, w, c = nhwc_dims(x.shape, data_format)
+        n2, oh, ow, oc = nhwc_dims(dy.shape, data_format)
         if n is not None and n2 is not None and n != n2:
             raise ValueError(f"input batch {n} does not match out_backprop's batch {n2}")
         given = constant_value_as_shape(sizes)
@@ -222,11 +215,11 @@ class Conv2DBackpropFilter(OpDef):
     @staticmethod
     def compute(x, sizes, dy, *, strides, padding, explicit_paddings, data_format, dilations,
                 use_cudnn_on_gpu=True):
-        x, dy = _to_nhwc(x, data_format), _to_nhwc(dy, data_format)
+        x, dy = to_nhwc(x, data_format), to_nhwc(dy, data_format)
         kh, kw, fc, oc = (int(v) for v in np.asarray(sizes).reshape(-1))
         n, h, w, c = x.shape
-        (sh, sw), (dh, dw) = _spatial(strides, data_format), _spatial(dilations, data_format)
-        pad_h, pad_w = _explicit_pairs(explicit_paddings, data_format)
+        (sh, sw), (dh, dw) = spatial_hw(strides, data_format), spatial_hw(dilations, data_format)
+        pad_h, pad_w = explicit_pairs(explicit_paddings, data_format)
         oh, pt, pb = window_geometry(h, kh, sh, dh, padding, pad_h)
         ow, pl, pr = window_geometry(w, kw, sw, dw, padding, pad_w)
         if dy.shape != (n, oh, ow, oc) or c != fc:
@@ -240,7 +233,7 @@ class Conv2DBackpropFilter(OpDef):
     def grad(self, op, ddw):
         # TF1's _Conv2DBackpropFilterGrad: linear in input and in out_backprop.
         x, _, dy = op.inputs
-        return [_conv_op("Conv2DBackpropInput", [_shape_tensor(x), ddw, dy], op.attrs),
+        return [_conv_op("Conv2DBackpropInput", [_array_shape.shape_vector(x), ddw, dy], op.attrs),
                 None,
                 _conv_op("Conv2D", [x, ddw], op.attrs)]
 
@@ -250,14 +243,14 @@ class Conv2DBackpropFilter(OpDef):
 
 # ---------------------------------------------------------------- public functions
 def _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu=True):
-    data_format = _check_format(data_format)
-    strides = _get_sequence(strides, "strides", data_format)
-    dilations = _get_sequence(dilations, "dilations", data_format, allow_none_as=1)
-    _check_outer_ones(strides, "strides", data_format)
-    _check_outer_ones(dilations, "dilations", data_format, "dilations")
+    data_format = check_data_format(data_format)
+    strides = window_sequence(strides, "strides", data_format)
+    dilations = window_sequence(dilations, "dilations", data_format, allow_none_as=1)
+    check_outer_ones(strides, "strides", data_format)
+    check_outer_ones(dilations, "dilations", data_format, "dilations")
     if padding is None:
         raise ValueError("padding must be given ('SAME', 'VALID' or explicit paddings)")
-    padding, explicit = _convert_padding(padding, data_format)
+    padding, explicit = parse_padding(padding, data_format)
     return {"strides": strides, "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
             "padding": padding, "explicit_paddings": explicit,
             "data_format": data_format, "dilations": dilations}
@@ -290,7 +283,7 @@ def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True
     Example:
         >>> y = tf.nn.conv2d(x, w, strides=[1, 1, 1, 1], padding="SAME")
     """
-    f = _lookup("filters", filters, "filter", filter)
+    f = deprecated_argument_lookup("filters", filters, "filter", filter)
     attrs = _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu)
     x, f = convert_same_dtype(input, f, names=("input", "filter"), op_type="Conv2D",
                               name=name)
@@ -316,7 +309,7 @@ def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=N
     Raises:
         ValueError: channels or spatial sizes that do not fit the convolution.
     """
-    f = _lookup("filters", filters, "filter", filter)
+    f = deprecated_argument_lookup("filters", filters, "filter", filter)
     attrs = _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu)
     f, dy = convert_same_dtype(f, out_backprop, names=("filter", "out_backprop"),
                                op_type="Conv2DBackpropInput", name=name)
@@ -374,14 +367,14 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None,  
         ValueError: channels of ``value``/``filter``/``output_shape`` disagree, or
             ``value``'s spatial size is not the convolution output of ``output_shape``.
     """
-    value = _lookup("input", input, "value", value)
-    f = _lookup("filters", filters, "filter", filter)
-    data_format = _check_format(data_format)
-    strides = _get_sequence(strides, "strides", data_format)
-    dilations = _get_sequence(dilations, "dilations", data_format, allow_none_as=1)
-    _check_outer_ones(strides, "strides", data_format)
-    _check_outer_ones(dilations, "dilations", data_format, "dilations")
-    padding, explicit = _convert_padding(padding, data_format)
+    value = deprecated_argument_lookup("input", input, "value", value)
+    f = deprecated_argument_lookup("filters", filters, "filter", filter)
+    data_format = check_data_format(data_format)
+    strides = window_sequence(strides, "strides", data_format)
+    dilations = window_sequence(dilations, "dilations", data_format, allow_none_as=1)
+    check_outer_ones(strides, "strides", data_format)
+    check_outer_ones(dilations, "dilations", data_format, "dilations")
+    padding, explicit = parse_padding(padding, data_format)
     values = [v for v in (value, f, output_shape) if hasattr(v, "graph")]
     with name_scope(name, "conv2d_transpose", values) as scope:
         f, y = convert_same_dtype(f, value, names=("filter", "out_backprop"))

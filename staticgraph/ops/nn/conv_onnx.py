@@ -21,27 +21,28 @@ import numpy as np
 from onnx import numpy_helper
 
 from ...graphlib import dtypes
-from .conv_windows import _explicit_pairs, _spatial, window_geometry
+from .. import onnx_support
+from .conv_windows import explicit_pairs, spatial_hw, window_geometry
 
 __all__ = []
 
 _TO_NCHW = [0, 3, 1, 2]
 _TO_NHWC = [0, 2, 3, 1]
-_HWIO_TO_OIHW = [3, 2, 0, 1]
-_CONV_FLOATS = ("float32", "float16")                # Conv, ConvTranspose, AveragePool
-_MAXPOOL_TYPES = ("float32", "float64", "float16", "int8", "uint8")
+HWIO_TO_OIHW = [3, 2, 0, 1]       # a TF filter's permutation into ONNX's weight layout
 
 
 # ---------------------------------------------------------------- small helpers
-def _to_nchw(ctx, x, data_format):
+def to_nchw(ctx, x, data_format):
+    """ONNX value ``x`` in ``data_format`` as NCHW (a Transpose for NHWC)."""
     return x if data_format == "NCHW" else ctx.node("Transpose", [x], perm=_TO_NCHW)
 
 
-def _from_nchw(ctx, y, data_format):
+def from_nchw(ctx, y, data_format):
+    """NCHW ONNX value ``y`` back in ``data_format`` (a Transpose for NHWC)."""
     return y if data_format == "NCHW" else ctx.node("Transpose", [y], perm=_TO_NHWC)
 
 
-def _hw(shape, data_format):
+def static_hw(shape, data_format):
     """Static (height, width) of a rank-4 TensorShape in ``data_format`` (None: unknown)."""
     raw = shape.raw
     if raw is None:
@@ -49,18 +50,19 @@ def _hw(shape, data_format):
     return (raw[1], raw[2]) if data_format == "NHWC" else (raw[2], raw[3])
 
 
-def _float_work(dtype, supported=_CONV_FLOATS):
-    """The float dtype name onnxruntime computes ``dtype`` in (float64 -> float32)."""
-    return dtype.name if dtype.name in supported else supported[0]
+def _float_work(dtype):
+    """The float dtype name onnxruntime computes Conv, ConvTranspose and AveragePool
+    of ``dtype`` in (float64 -> float32)."""
+    return onnx_support.work_dtype("Conv", dtype)
 
 
 def _max_work(dtype):
     """MaxPool's compute dtype: itself when onnxruntime has a kernel, else one holding
     every value (float64: integers up to 2**53 exactly)."""
-    return dtype.name if dtype.name in _MAXPOOL_TYPES else "float64"
+    return onnx_support.work_dtype("MaxPool", dtype)
 
 
-def _pads(hw, khw, strides, dilations, padding, explicit):
+def onnx_pads(hw, khw, strides, dilations, padding, explicit):
     """ONNX ``pads`` ``[top, left, bottom, right]``, or None for SAME with an unknown size."""
     before, after = [], []
     for size, k, s, d, pair in zip(hw, khw, strides, dilations, explicit):
@@ -75,17 +77,18 @@ def _pads(hw, khw, strides, dilations, padding, explicit):
     return before + after
 
 
-def _pad_attrs(pads):
+def pad_attributes(pads):
+    """Conv/pooling attributes for ``pads`` from :func:`onnx_pads` (None: SAME_UPPER)."""
     if pads is None:
         return {"auto_pad": "SAME_UPPER"}     # ONNX's SAME_UPPER is TF's SAME
     return {"pads": pads} if any(pads) else {}
 
 
-def _conv_window(op, data_format):
+def conv_window(op, data_format):
     """(strides, dilations, explicit (before, after) pairs) of a convolution op."""
     a = op.attrs
-    return (_spatial(a["strides"], data_format), _spatial(a["dilations"], data_format),
-            _explicit_pairs(a["explicit_paddings"], data_format))
+    return (spatial_hw(a["strides"], data_format), spatial_hw(a["dilations"], data_format),
+            explicit_pairs(a["explicit_paddings"], data_format))
 
 
 def _vector(ctx, values, dynamic):
@@ -136,7 +139,7 @@ def _transposed(ctx, y, w, hw, khw, strides, dilations, padding, explicit, sizes
     a ConvTranspose with ``output_padding = stride - 1`` (large enough for every input
     size whose convolution output is ``y``'s size) is sliced at TF's padding.
     """
-    pads = _pads(hw, khw, strides, dilations, padding, explicit)
+    pads = onnx_pads(hw, khw, strides, dilations, padding, explicit)
     if pads is not None and None not in hw and None not in khw:
         rest = []
         for size, k, s, d, b, e in zip(hw, khw, strides, dilations, pads[:2], pads[2:]):
@@ -160,20 +163,20 @@ def conv2d(ctx, op, x, f):
     fmt, dtype = op.attrs["data_format"], op.inputs[0].dtype
     work = _float_work(dtype)
     khw = tuple(op.inputs[1].shape.raw[:2]) if op.inputs[1].shape.rank else (None, None)
-    strides, dilations, explicit = _conv_window(op, fmt)
-    pads = _pads(_hw(op.inputs[0].shape, fmt), khw, strides, dilations, op.attrs["padding"],
-                 explicit)
-    x = _to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
+    strides, dilations, explicit = conv_window(op, fmt)
+    pads = onnx_pads(static_hw(op.inputs[0].shape, fmt), khw, strides, dilations,
+                     op.attrs["padding"], explicit)
+    x = to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
     f = ctx.cast(f, work, dtype)
-    w = ctx.node("Transpose", [f], perm=_HWIO_TO_OIHW)
+    w = ctx.node("Transpose", [f], perm=HWIO_TO_OIHW)
     if pads is None and max(dilations) > 1:
         # onnxruntime refuses auto_pad with dilations: pad by TF's SAME rule explicitly.
         x = _pad_same(ctx, x, khw, strides, dilations,
                       lambda: ctx.node("Slice", [ctx.shape(f), ctx.int64s([0]), ctx.int64s([2])]))
         pads = [0, 0, 0, 0]
     y = ctx.node("Conv", [x, w], strides=list(strides), dilations=list(dilations),
-                 **_pad_attrs(pads))
-    return ctx.cast(_from_nchw(ctx, y, fmt), dtype, work)
+                 **pad_attributes(pads))
+    return ctx.cast(from_nchw(ctx, y, fmt), dtype, work)
 
 
 def conv2d_backprop_input(ctx, op, sizes, f, dy):
@@ -181,15 +184,15 @@ def conv2d_backprop_input(ctx, op, sizes, f, dy):
     work = _float_work(dtype)
     fshape = op.inputs[1].shape
     khw = tuple(fshape.raw[:2]) if fshape.rank else (None, None)
-    strides, dilations, explicit = _conv_window(op, fmt)
+    strides, dilations, explicit = conv_window(op, fmt)
     f = ctx.cast(f, work, dtype)
-    w = ctx.node("Transpose", [f], perm=_HWIO_TO_OIHW)   # (out, in, kh, kw): ConvTranspose's
-    y = _to_nchw(ctx, ctx.cast(dy, work, dtype), fmt)
+    w = ctx.node("Transpose", [f], perm=HWIO_TO_OIHW)   # (out, in, kh, kw): ConvTranspose's
+    y = to_nchw(ctx, ctx.cast(dy, work, dtype), fmt)
     out = _transposed(
-        ctx, y, w, _hw(op.outputs[0].shape, fmt), khw, strides, dilations,
+        ctx, y, w, static_hw(op.outputs[0].shape, fmt), khw, strides, dilations,
         op.attrs["padding"], explicit, lambda: _sizes_hw(ctx, op, sizes, fmt),
         lambda: ctx.node("Slice", [ctx.shape(f), ctx.int64s([0]), ctx.int64s([2])]))
-    return ctx.cast(_from_nchw(ctx, out, fmt), dtype, work)
+    return ctx.cast(from_nchw(ctx, out, fmt), dtype, work)
 
 
 def conv2d_backprop_filter(ctx, op, x, sizes, dy):
@@ -200,13 +203,13 @@ def conv2d_backprop_filter(ctx, op, x, sizes, dy):
     work = _float_work(dtype)
     oshape = op.outputs[0].shape
     khw = tuple(oshape.raw[:2]) if oshape.rank else (None, None)
-    hw = _hw(op.inputs[0].shape, fmt)
-    strides, dilations, explicit = _conv_window(op, fmt)
+    hw = static_hw(op.inputs[0].shape, fmt)
+    strides, dilations, explicit = conv_window(op, fmt)
     padding = op.attrs["padding"]
     swap = [3, 0, 1, 2] if fmt == "NHWC" else [1, 0, 2, 3]
     xs = ctx.node("Transpose", [ctx.cast(x, work, dtype)], perm=swap)
     ws = ctx.node("Transpose", [ctx.cast(dy, work, dtype)], perm=swap)
-    pads = _pads(hw, khw, strides, dilations, padding, explicit)
+    pads = onnx_pads(hw, khw, strides, dilations, padding, explicit)
     cut = True
     if pads is not None and None not in hw and None not in khw:
         # Leftover rows/columns the forward windows never reach: drop them by
@@ -250,48 +253,48 @@ def _filter_hw(ctx, op, sizes):
 # ---------------------------------------------------------------- pooling
 def _pool_window(op):
     fmt = op.attrs["data_format"]
-    ksize = _spatial(op.attrs["ksize"], fmt)
-    strides = _spatial(op.attrs["strides"], fmt)
+    ksize = spatial_hw(op.attrs["ksize"], fmt)
+    strides = spatial_hw(op.attrs["strides"], fmt)
     return fmt, ksize, strides
 
 
 def _pool_attrs(op, hw):
     fmt, ksize, strides = _pool_window(op)
-    pads = _pads(hw, ksize, strides, (1, 1), op.attrs["padding"], ((0, 0), (0, 0)))
-    return {"kernel_shape": list(ksize), "strides": list(strides), **_pad_attrs(pads)}
+    pads = onnx_pads(hw, ksize, strides, (1, 1), op.attrs["padding"], ((0, 0), (0, 0)))
+    return {"kernel_shape": list(ksize), "strides": list(strides), **pad_attributes(pads)}
 
 
 def max_pool(ctx, op, x):
     fmt, dtype = op.attrs["data_format"], op.inputs[0].dtype
     work = _max_work(dtype)
-    x = _to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
-    y = ctx.node("MaxPool", [x], **_pool_attrs(op, _hw(op.inputs[0].shape, fmt)))
-    return ctx.cast(_from_nchw(ctx, y, fmt), dtype, work)
+    x = to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
+    y = ctx.node("MaxPool", [x], **_pool_attrs(op, static_hw(op.inputs[0].shape, fmt)))
+    return ctx.cast(from_nchw(ctx, y, fmt), dtype, work)
 
 
 def avg_pool(ctx, op, x):
     fmt, dtype = op.attrs["data_format"], op.inputs[0].dtype
     work = _float_work(dtype)
-    x = _to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
+    x = to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
     y = ctx.node("AveragePool", [x], count_include_pad=0,
-                 **_pool_attrs(op, _hw(op.inputs[0].shape, fmt)))
-    return ctx.cast(_from_nchw(ctx, y, fmt), dtype, work)
+                 **_pool_attrs(op, static_hw(op.inputs[0].shape, fmt)))
+    return ctx.cast(from_nchw(ctx, y, fmt), dtype, work)
 
 
 def _argmax_indices(ctx, op, x_nchw):
     """Flat NCHW indices of each window's first maximum: MaxPool's ``Indices``."""
     fmt = op.attrs["data_format"]
     _, idx = ctx.node("MaxPool", [x_nchw], outputs=2,
-                      **_pool_attrs(op, _hw(op.inputs[0].shape, fmt)))
+                      **_pool_attrs(op, static_hw(op.inputs[0].shape, fmt)))
     return idx
 
 
 def max_pool_grad(ctx, op, x, y, g):
     fmt, dtype = op.attrs["data_format"], op.inputs[0].dtype
-    work = dtype.name if dtype.name != "float16" else "float32"   # ScatterND add: no float16
-    xn = _to_nchw(ctx, x, fmt)
+    work = onnx_support.work_dtype("ScatterND", dtype)   # ScatterND add: no float16
+    xn = to_nchw(ctx, x, fmt)
     idx = _argmax_indices(ctx, op, xn)
-    gn = _to_nchw(ctx, ctx.cast(g, work, dtype), fmt)
+    gn = to_nchw(ctx, ctx.cast(g, work, dtype), fmt)
     raw = op.inputs[0].shape.raw
     if raw is not None and None not in raw:
         nchw = list(raw) if fmt == "NCHW" else [raw[0], raw[3], raw[1], raw[2]]
@@ -303,15 +306,15 @@ def max_pool_grad(ctx, op, x, y, g):
                      value=_fill(0, work))
     flat = ctx.node("ScatterND", [zeros, ctx.node("Unsqueeze", [idx, ctx.int64s([-1])]), gn],
                     reduction="add")
-    out = _from_nchw(ctx, ctx.node("Reshape", [flat, shape]), fmt)
+    out = from_nchw(ctx, ctx.node("Reshape", [flat, shape]), fmt)
     return ctx.cast(out, dtype, work)
 
 
 def max_pool_grad_grad(ctx, op, x, y, g):
     fmt = op.attrs["data_format"]
-    idx = _argmax_indices(ctx, op, _to_nchw(ctx, x, fmt))
-    flat = ctx.node("Reshape", [_to_nchw(ctx, g, fmt), ctx.int64s([-1])])
-    return _from_nchw(ctx, ctx.node("Gather", [flat, idx], axis=0), fmt)
+    idx = _argmax_indices(ctx, op, to_nchw(ctx, x, fmt))
+    flat = ctx.node("Reshape", [to_nchw(ctx, g, fmt), ctx.int64s([-1])])
+    return from_nchw(ctx, ctx.node("Gather", [flat, idx], axis=0), fmt)
 
 
 def _fill(value, dtype):
@@ -326,8 +329,8 @@ def avg_pool_grad(ctx, op, sizes, g):
     work = "float32" if dtype == dtypes.float16 else _float_work(dtype)
     _, ksize, strides = _pool_window(op)
     padding = op.attrs["padding"]
-    hw = _hw(op.outputs[0].shape, fmt)
-    gn = _to_nchw(ctx, ctx.cast(g, work, dtype), fmt)
+    hw = static_hw(op.outputs[0].shape, fmt)
+    gn = to_nchw(ctx, ctx.cast(g, work, dtype), fmt)
     if None not in hw:
         counts = []
         for size, k, s in zip(hw, ksize, strides):
@@ -340,9 +343,9 @@ def avg_pool_grad(ctx, op, sizes, g):
         ones = ctx.node("ConstantOfShape", [ctx.node("Concat", [ctx.int64s([1, 1]), size],
                                                      axis=0)],
                         value=_fill(1, work))
-        pads = _pads(hw, ksize, strides, (1, 1), padding, ((0, 0), (0, 0)))
+        pads = onnx_pads(hw, ksize, strides, (1, 1), padding, ((0, 0), (0, 0)))
         mean = ctx.node("AveragePool", [ones], kernel_shape=list(ksize), strides=list(strides),
-                        count_include_pad=1, **_pad_attrs(pads))
+                        count_include_pad=1, **pad_attributes(pads))
         counts = ctx.node("Round", [ctx.node("Mul", [mean, ctx.scalar(ksize[0] * ksize[1],
                                                                       work)])])
     gn = ctx.node("Div", [gn, counts])
@@ -364,5 +367,5 @@ def avg_pool_grad(ctx, op, sizes, g):
         if fmt == "NHWC":
             full = ctx.node("Gather", [full, ctx.int64s([0, 3, 1, 2])], axis=0)
         out = ctx.node("Reshape", [out, full])
-    return ctx.cast(_from_nchw(ctx, out, fmt), dtype, work)
+    return ctx.cast(from_nchw(ctx, out, fmt), dtype, work)
 

@@ -1,4 +1,5 @@
-"""Window geometry for convolution and pooling: padding, im2col/col2im, attributes.
+"""Window geometry for convolution and pooling: padding, im2col/col2im, pooling
+windows, attributes.
 
 Kernels work in NHWC (NCHW values are transposed in and out). ``im2col`` is a
 strided view of the padded input, copied once into a matrix; ``conv_matmul`` is
@@ -50,24 +51,26 @@ def window_geometry(size, k, stride, dilation=1, padding="VALID", explicit=(0, 0
     return (padded - eff) // stride + 1, before, after
 
 
-def _spatial(values, data_format):
+def spatial_hw(values, data_format):
     """The (height, width) entries of a 4-tuple given in ``data_format`` order."""
     return (values[1], values[2]) if data_format == "NHWC" else (values[2], values[3])
 
 
-def _explicit_pairs(explicit_paddings, data_format):
+def explicit_pairs(explicit_paddings, data_format):
     """((top, bottom), (left, right)) from a flat 8-tuple in ``data_format`` order."""
     if not explicit_paddings:
         return (0, 0), (0, 0)
     pairs = [tuple(explicit_paddings[i:i + 2]) for i in range(0, 8, 2)]
-    return _spatial(pairs, data_format)
+    return spatial_hw(pairs, data_format)
 
 
-def _to_nhwc(x, data_format):
+def to_nhwc(x, data_format):
+    """Array ``x`` in ``data_format`` as NHWC (a transposed view for NCHW)."""
     return x if data_format == "NHWC" else x.transpose(0, 2, 3, 1)
 
 
-def _from_nhwc(x, data_format):
+def from_nhwc(x, data_format):
+    """NHWC array ``x`` back in ``data_format`` (a contiguous copy for NCHW)."""
     return x if data_format == "NHWC" else np.ascontiguousarray(x.transpose(0, 3, 1, 2))
 
 
@@ -218,8 +221,39 @@ def conv_transpose(dy, f, x_shape, strides, dilations, pads):
     return out
 
 
+# ---------------------------------------------------------------- pooling windows
+def pool_windows(x, ksize, strides, padding, data_format):
+    """Padded NHWC input, the window geometry and the padding of a pooling op."""
+    x = to_nhwc(x, data_format)
+    (kh, kw), (sh, sw) = spatial_hw(ksize, data_format), spatial_hw(strides, data_format)
+    oh, pt, pb = window_geometry(x.shape[1], kh, sh, 1, padding)
+    ow, pl, pr = window_geometry(x.shape[2], kw, sw, 1, padding)
+    return x, (kh, kw), (sh, sw), (oh, ow), ((pt, pb), (pl, pr))
+
+
+def window_slices(xp, ksize, strides, out_hw):
+    """One strided view ``(N, OH, OW, C)`` per kernel offset of padded NHWC ``xp``."""
+    (kh, kw), (sh, sw), (oh, ow) = ksize, strides, out_hw
+    if kh == sh and kw == sw and xp.shape[1] >= oh * kh and xp.shape[2] >= ow * kw:
+        v = xp[:, :oh * kh, :ow * kw].reshape(xp.shape[0], oh, kh, ow, kw, xp.shape[3])
+        return [v[:, :, i, :, j] for i in range(kh) for j in range(kw)]
+    return [xp[:, i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw]
+            for i in range(kh) for j in range(kw)]
+
+
+def lowest_value(dtype):
+    """The smallest value of numpy ``dtype`` (-inf for floats): padding that never wins."""
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def valid_counts(size, out, k, stride, pad_before):
+    """Number of non-padded elements in each of ``out`` windows along one dimension."""
+    start = np.arange(out) * stride - pad_before
+    return np.minimum(start + k, size) - np.maximum(start, 0)
+
+
 # ---------------------------------------------------------------- attribute normalisation
-def _get_sequence(value, name, data_format, allow_none_as=None):
+def window_sequence(value, name, data_format, allow_none_as=None):
     """TF1's rule: an int, or 1, 2 or 4 values -> a 4-tuple in ``data_format`` order."""
     if value is None:
         if allow_none_as is None:
@@ -239,13 +273,14 @@ def _get_sequence(value, name, data_format, allow_none_as=None):
     return tuple(value)
 
 
-def _check_format(data_format):
+def check_data_format(data_format):
+    """``data_format`` itself when it is 'NHWC' or 'NCHW'; ValueError otherwise."""
     if data_format not in _FORMATS:
         raise ValueError(f"data_format must be 'NHWC' or 'NCHW', got {data_format!r}")
     return data_format
 
 
-def _convert_padding(padding, data_format):
+def parse_padding(padding, data_format):
     """``(padding, explicit_paddings)``: a string, or explicit pairs -> 'EXPLICIT'."""
     if isinstance(padding, str):
         if padding not in ("SAME", "VALID"):
@@ -264,14 +299,15 @@ def _convert_padding(padding, data_format):
     return "EXPLICIT", tuple(v for p in pairs for v in p)
 
 
-def _check_outer_ones(values, name, data_format, what="strides"):
+def check_outer_ones(values, name, data_format, what="strides"):
+    """ValueError unless the batch and channel entries of 4-tuple ``values`` are 1."""
     n, c = (values[0], values[3]) if data_format == "NHWC" else (values[0], values[1])
     if n != 1 or c != 1:
         raise ValueError(f"Current implementation does not yet support {what} in the batch "
                          f"and depth dimensions ({name}={list(values)}).")
 
 
-def _lookup(new_name, new, old_name, old):
+def deprecated_argument_lookup(new_name, new, old_name, old):
     """TF1's deprecated_argument_lookup: one of two keyword aliases."""
     if new is not None:
         if old is not None:
@@ -280,13 +316,13 @@ def _lookup(new_name, new, old_name, old):
     return old
 
 
-def _dims(shape, data_format):
+def nhwc_dims(shape, data_format):
     """(n, h, w, c) static dims of a rank-4 shape in ``data_format``."""
     raw = shape.with_rank(4).raw
     return raw if data_format == "NHWC" else (raw[0], raw[2], raw[3], raw[1])
 
 
-def _static_out(size, k, stride, dilation, padding, explicit):
+def static_out_size(size, k, stride, dilation, padding, explicit):
     """Static output size of one dimension (None when unknown)."""
     if padding == "SAME":
         return None if size is None else -(-size // stride)
@@ -295,5 +331,6 @@ def _static_out(size, k, stride, dilation, padding, explicit):
     return window_geometry(size, k, stride, dilation, padding, explicit)[0]
 
 
-def _shape(n, h, w, c, data_format):
+def shape_in_format(n, h, w, c, data_format):
+    """The TensorShape of dims ``n, h, w, c`` laid out in ``data_format``."""
     return TensorShape([n, h, w, c] if data_format == "NHWC" else [n, c, h, w])

@@ -1,7 +1,7 @@
 """Losses and metrics of ``tf.nn``: sigmoid and weighted cross-entropy (composites),
 l2_loss and in_top_k.
 
-The fused softmax cross-entropies are in :mod:`.nn_softmax_cross_entropy`.
+The fused softmax cross-entropies are in :mod:`.softmax_cross_entropy`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from ..math import binary as _math_binary
 from ..math import unary as _math_unary
 from ..convert import convert_same_dtype, convert_to_tensor
 from .activation import relu
-from .softmax_cross_entropy import _LABEL_INTS, _ensure_xent_args
+from .softmax_cross_entropy import check_xent_arguments
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import FLOATS, check_same_dtype, require_dtype
+from ..shape_rules import FLOATS, INDEX, check_same_dtype, require_dtype
 
 __all__ = ["sigmoid_cross_entropy_with_logits", "weighted_cross_entropy_with_logits", "l2_loss",
            "in_top_k"]
@@ -62,7 +62,7 @@ class InTopKV2(OpDef):
 
     def infer(self, predictions, targets, k):
         require_dtype(predictions, (dtypes.float32,), "predictions")
-        require_dtype(targets, _LABEL_INTS, "targets")
+        require_dtype(targets, INDEX, "targets")
         check_same_dtype(targets, k, names=("targets", "k"))
         p = predictions.shape.with_rank(2)
         t = targets.shape.with_rank(1)
@@ -126,7 +126,7 @@ def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
     Raises:
         ValueError: positional arguments or mismatched shapes.
     """
-    _ensure_xent_args("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
+    check_xent_arguments("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
     with name_scope(name, "logistic_loss", [logits, labels]) as scope:
         logits, labels = convert_same_dtype(logits, labels, names=("logits", "labels"))
         if not logits.shape.is_compatible_with(labels.shape):

@@ -14,6 +14,7 @@ import numpy as np
 from ...graphlib import Tensor, TensorShape, dtypes, name_scope
 from ..array import combine as _array_combine
 from ..array import gather as _array_gather
+from ..array import expand_squeeze as _expand_squeeze
 from ..array import shape as _array_shape
 from ..array import transform as _array_transform
 from ..core import basic_ops as _core_ops
@@ -106,8 +107,8 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
             keepdims=True, name="variance")
         if not keep:
             squeeze_axes = [axes] if isinstance(axes, int) else axes
-            mean = _array_shape.squeeze(mean, squeeze_axes)
-            variance = _array_shape.squeeze(variance, squeeze_axes)
+            mean = _expand_squeeze.squeeze(mean, squeeze_axes)
+            variance = _expand_squeeze.squeeze(variance, squeeze_axes)
         if x.dtype is dtypes.float16:
             return (_math_misc.cast(mean, dtypes.float16),
                     _math_misc.cast(variance, dtypes.float16))

@@ -13,9 +13,9 @@ import numpy as np
 
 from ...graphlib import dtypes
 from ..array import fill as _array_fill
-from . import pool as _pool
-from .conv_windows import (_dims, _from_nhwc, _shape, _spatial, _to_nhwc, pad_spatial,
-                           window_geometry)
+from .conv_windows import (from_nhwc, lowest_value, nhwc_dims, pad_spatial, pool_windows,
+                           shape_in_format, spatial_hw, to_nhwc, valid_counts, window_geometry,
+                           window_slices)
 from . import conv_onnx as _onnx
 from ..convert import convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
@@ -35,9 +35,9 @@ def _first_max_masks(x, ksize, strides, padding, data_format):
     offsets records where each offset is strictly greater than all earlier ones;
     an offset wins where it was, and no later offset was.
     """
-    low = _pool._lowest(x.dtype)
-    x, k, s, out_hw, pads = _pool._pool_windows(x, ksize, strides, padding, data_format)
-    views = _pool._window_slices(pad_spatial(x, pads, low), k, s, out_hw)
+    low = lowest_value(x.dtype)
+    x, k, s, out_hw, pads = pool_windows(x, ksize, strides, padding, data_format)
+    views = window_slices(pad_spatial(x, pads, low), k, s, out_hw)
     greater = [None]
     best = views[0]
     for i, v in enumerate(views[1:], 1):
@@ -64,9 +64,9 @@ def _tiled_max_pool_grad(x, g, ksize, strides, padding, data_format):
     with the window maxima marks every maximum, ties keep only the first one (one pass
     per offset over boolean views), and one broadcast product writes the result.
     """
-    low = _pool._lowest(x.dtype)
-    x, (kh, kw), (sh, sw), (oh, ow), pads = _pool._pool_windows(x, ksize, strides, padding,
-                                                                data_format)
+    low = lowest_value(x.dtype)
+    x, (kh, kw), (sh, sw), (oh, ow), pads = pool_windows(x, ksize, strides, padding,
+                                                         data_format)
     xp = pad_spatial(x, pads, low)
     n, hp, wp, c = xp.shape
     if (kh, kw) != (sh, sw) or hp != oh * kh or wp != ow * kw or g.shape != (n, oh, ow, c) \
@@ -145,10 +145,10 @@ def _scatter(values, masks, shape, dtype, k, s, out_hw, pads):
 
 def _check_pool_grad_shapes(x, y, g, out_is, ksize, strides, padding, data_format):
     """Shapes of MaxPoolGrad-like ops: (input, output) static shapes after checks."""
-    n, h, w, c = _dims(x.shape, data_format)
-    (kh, kw), (sh, sw) = _spatial(ksize, data_format), _spatial(strides, data_format)
-    pooled = _shape(n, window_geometry(h, kh, sh, 1, padding)[0],
-                    window_geometry(w, kw, sw, 1, padding)[0], c, data_format)
+    n, h, w, c = nhwc_dims(x.shape, data_format)
+    (kh, kw), (sh, sw) = spatial_hw(ksize, data_format), spatial_hw(strides, data_format)
+    pooled = shape_in_format(n, window_geometry(h, kh, sh, 1, padding)[0],
+                             window_geometry(w, kw, sw, 1, padding)[0], c, data_format)
     try:
         pooled = pooled.merge_with(y.shape.with_rank(4))
         target = pooled if out_is == "output" else x.shape.with_rank(4)
@@ -185,17 +185,17 @@ class MaxPoolGrad(_PoolGrad):
 
     @staticmethod
     def compute(x, y, g, *, ksize, strides, padding, data_format):
-        g = _to_nhwc(g, data_format)
+        g = to_nhwc(g, data_format)
         tiled = _tiled_max_pool_grad(x, g, ksize, strides, padding, data_format)
         if tiled is not None:
-            return _from_nhwc(tiled, data_format)
+            return from_nhwc(tiled, data_format)
         masks, shape, k, s, out_hw, pads = _first_max_masks(x, ksize, strides, padding,
                                                             data_format)
         if g.shape != masks[0].shape:
             raise ValueError(f"MaxPoolGrad: grad shape {g.shape} (NHWC) does not match the "
                              f"pooled shape {masks[0].shape}")
         out = _scatter(g, masks, shape, g.dtype, k, s, out_hw, pads)
-        return _from_nhwc(out, data_format)
+        return from_nhwc(out, data_format)
 
     def grad(self, op, ddx):
         # TF1's _MaxPoolGradGrad: zeros for the pooling's input and output.
@@ -223,7 +223,7 @@ class MaxPoolGradGrad(_PoolGrad):
     def compute(x, y, g, *, ksize, strides, padding, data_format):
         masks, shape, k, s, out_hw, pads = _first_max_masks(x, ksize, strides, padding,
                                                             data_format)
-        g = _to_nhwc(g, data_format)
+        g = to_nhwc(g, data_format)
         if g.shape != shape:
             raise ValueError(f"MaxPoolGradGrad: grad shape {g.shape} (NHWC) does not match "
                              f"orig_input's {shape}")
@@ -231,7 +231,7 @@ class MaxPoolGradGrad(_PoolGrad):
         out = _masked(views[0], masks[0])
         for view, mask in zip(views[1:], masks[1:]):
             np.add(out, _masked(view, mask), out=out)
-        return _from_nhwc(out, data_format)
+        return from_nhwc(out, data_format)
 
     def grad(self, op, dy):
         # TF1's _MaxPoolGradGradGrad.
@@ -260,35 +260,35 @@ class AvgPoolGrad(_PoolGrad):
         given = constant_value_as_shape(sizes)
         if given.rank is not None and given.rank != 4:
             raise ValueError(f"orig_input_shape must have 4 elements, got {given.rank}")
-        n, h, w, c = _dims(given.with_rank(4), data_format)
-        (kh, kw), (sh, sw) = _spatial(ksize, data_format), _spatial(strides, data_format)
-        pooled = _shape(n, window_geometry(h, kh, sh, 1, padding)[0],
-                        window_geometry(w, kw, sw, 1, padding)[0], c, data_format)
+        n, h, w, c = nhwc_dims(given.with_rank(4), data_format)
+        (kh, kw), (sh, sw) = spatial_hw(ksize, data_format), spatial_hw(strides, data_format)
+        pooled = shape_in_format(n, window_geometry(h, kh, sh, 1, padding)[0],
+                                 window_geometry(w, kw, sw, 1, padding)[0], c, data_format)
         if not pooled.is_compatible_with(g.shape.with_rank(4)):
             raise ValueError(f"grad shape {g.shape} does not match the pooled shape {pooled} "
                              f"of orig_input_shape {given}")
-        gn, _, _, gc = _dims(g.shape, data_format)
-        return Spec(g.dtype, _shape(gn if n is None else n, h, w, gc if c is None else c,
-                                    data_format))
+        gn, _, _, gc = nhwc_dims(g.shape, data_format)
+        return Spec(g.dtype, shape_in_format(gn if n is None else n, h, w,
+                                             gc if c is None else c, data_format))
 
     @staticmethod
     def compute(sizes, g, *, ksize, strides, padding, data_format):
         sizes = [int(v) for v in np.asarray(sizes).reshape(-1)]
         shape = tuple(sizes) if data_format == "NHWC" else (sizes[0], *sizes[2:], sizes[1])
-        g = _to_nhwc(g, data_format)
-        (kh, kw), (sh, sw) = _spatial(ksize, data_format), _spatial(strides, data_format)
+        g = to_nhwc(g, data_format)
+        (kh, kw), (sh, sw) = spatial_hw(ksize, data_format), spatial_hw(strides, data_format)
         oh, pt, pb = window_geometry(shape[1], kh, sh, 1, padding)
         ow, pl, pr = window_geometry(shape[2], kw, sw, 1, padding)
         if g.shape != (shape[0], oh, ow, shape[3]):
             raise ValueError(f"AvgPoolGrad: grad shape {g.shape} (NHWC) does not match the "
                              f"pooled shape {(shape[0], oh, ow, shape[3])}")
         acc = np.float32 if g.dtype == np.float16 else g.dtype
-        rows = _pool._valid_counts(shape[1], oh, kh, sh, pt)
-        cols = _pool._valid_counts(shape[2], ow, kw, sw, pl)
+        rows = valid_counts(shape[1], oh, kh, sh, pt)
+        cols = valid_counts(shape[2], ow, kw, sw, pl)
         scaled = g / (rows[:, None] * cols[None, :]).astype(acc)[:, :, None]
         out = _scatter(scaled, None, shape, acc, (kh, kw), (sh, sw), (oh, ow),
                        ((pt, pb), (pl, pr)))
-        return _from_nhwc(out.astype(g.dtype, copy=False), data_format)
+        return from_nhwc(out.astype(g.dtype, copy=False), data_format)
 
     def grad(self, op, ddx):
         # TF1's _AvgPoolGradGrad: AvgPool of the incoming gradient.

@@ -1,5 +1,5 @@
 """Softmax and log-softmax of ``tf.nn`` (ops ``Softmax`` and ``LogSoftmax``), and the
-row-softmax kernel the fused cross-entropy ops of :mod:`.nn_softmax_cross_entropy`
+row-softmax kernel the fused cross-entropy ops of :mod:`.softmax_cross_entropy`
 share.
 
 Softmax and log-softmax differentiate through a few elementwise ops and a sum, as
@@ -18,7 +18,7 @@ from ..math import reduction as _reduction
 from ..convert import convert_to_tensor
 from ...graphlib.op_def import OpDef, register
 from ..apply import apply_op
-from ..shape_rules import FLOATS, norm_axis, require_dtype, same_as
+from ..shape_rules import FLOATS, norm_axis, require_dtype, require_rank_at_least, same_as
 from ..static_value import constant_value
 
 __all__ = ["softmax", "log_softmax"]
@@ -31,11 +31,9 @@ class _SoftmaxBase(OpDef):
 
     def infer(self, logits, *, axis):
         require_dtype(logits, FLOATS, "logits")
-        rank = logits.shape.rank
-        if rank is not None:
-            if rank < 1:
-                raise ValueError(f"Shape must be at least rank 1 but is rank {rank}")
-            norm_axis(axis, rank)
+        require_rank_at_least(logits, 1, "logits")
+        if logits.shape.rank is not None:
+            norm_axis(axis, logits.shape.rank)
         return same_as(logits)
 
     onnx_type = None

@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from ... import errors
-from ...graphlib import Tensor, TensorShape, broadcast_static, dtypes, name_scope
+from ...graphlib import TensorShape, broadcast_static, name_scope
 from ..array import fill as _array_fill
+from ..array import expand_squeeze as _expand_squeeze
 from ..array import shape as _array_shape
 from ..array import transform as _array_transform
 from ..math import binary as _math_binary
@@ -23,17 +24,16 @@ from ..math import misc as _math_misc
 from ..math import unary as _math_unary
 from . import softmax as _nn_softmax
 from ..math import reduction as _reduction
-from ..convert import convert_to_tensor
+from ..convert import convert_to_tensor, is_tensor_like
 from .softmax import SMALL_CLASSES, work_dtype
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import FLOATS, check_same_dtype, require_dtype
+from ..shape_rules import FLOATS, INDEX, check_same_dtype, require_dtype, require_rank_at_least
 from ..static_value import constant_value
 
 __all__ = ["softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
            "sparse_softmax_cross_entropy_with_logits"]
 
-_LABEL_INTS = (dtypes.int32, dtypes.int64)
 
 
 def _drop_last(shape: TensorShape) -> TensorShape:
@@ -57,7 +57,7 @@ def _is_zeros(t) -> bool:
 
 def _broadcast_mul(vec, mat):
     """``vec[..., None] * mat`` (TF1's ``_BroadcastMul``)."""
-    return _math_binary.multiply(_array_shape.expand_dims(vec, -1), mat)
+    return _math_binary.multiply(_expand_squeeze.expand_dims(vec, -1), mat)
 
 
 def _softmax_jacobian_product(grad, logits):
@@ -81,12 +81,6 @@ def _xent_logits_grad(op, dloss, dbackprop):
     return terms[0] if len(terms) == 1 else _math_binary.add(terms[0], terms[1])
 
 
-def _require_rank_at_least_1(t, arg):
-    if t.shape.rank == 0:
-        raise ValueError(f"Shape must be at least rank 1 but is rank 0 for '{arg}' "
-                         f"(logits cannot be scalars)")
-
-
 @register
 class SoftmaxCrossEntropyWithLogits(OpDef):
     """Softmax cross-entropy along the last axis.
@@ -101,8 +95,8 @@ class SoftmaxCrossEntropyWithLogits(OpDef):
     def infer(self, features, labels):
         require_dtype(features, FLOATS, "features")
         check_same_dtype(features, labels, names=("features", "labels"))
-        _require_rank_at_least_1(features, "features")
-        _require_rank_at_least_1(labels, "labels")
+        require_rank_at_least(features, 1, "features")
+        require_rank_at_least(labels, 1, "labels")
         shape = broadcast_static(features.shape, labels.shape)
         return [Spec(features.dtype, _drop_last(shape)), Spec(features.dtype, shape)]
 
@@ -155,12 +149,12 @@ class SoftmaxCrossEntropyWithLogits(OpDef):
         return [dlogits, dlabels]
 
     def onnx(self, ctx, op, features, labels):
-        f, l = op.inputs
+        f, lab = op.inputs
         dtype = f.dtype
         work = work_dtype(dtype.np_dtype)
         features, labels = ctx.cast(features, work, dtype), ctx.cast(labels, work, dtype)
         f_last = None if f.shape.rank is None else f.shape.raw[-1]
-        l_last = None if l.shape.rank is None else l.shape.raw[-1]
+        l_last = None if lab.shape.rank is None else lab.shape.raw[-1]
         if not ((f_last is not None and f_last != 1) or f_last == l_last == 1):
             # features whose class dimension may be 1 broadcast against the labels
             # before the softmax, not after
@@ -188,7 +182,7 @@ class SparseSoftmaxCrossEntropyWithLogits(OpDef):
 
     def infer(self, features, labels):
         require_dtype(features, FLOATS, "features")
-        require_dtype(labels, _LABEL_INTS, "labels")
+        require_dtype(labels, INDEX, "labels")
         if features.shape.rank == 0:
             raise ValueError(f"Logits cannot be scalars - received shape {features.shape}.")
         fshape, lshape = features.shape, labels.shape
@@ -292,7 +286,9 @@ def _onnx_xent(ctx, op, work, features, labels):
 
 
 # ---------------------------------------------------------------- public functions
-def _ensure_xent_args(name, sentinel, labels, logits):
+def check_xent_arguments(name, sentinel, labels, logits):
+    """TF1's check of a cross-entropy's keywords: ValueError for a positional argument
+    (``sentinel`` given) or a missing ``labels``/``logits``."""
     if sentinel is not None:
         raise ValueError(f"Only call `{name}` with named arguments (labels=..., logits=..., "
                          f"...)")
@@ -303,7 +299,7 @@ def _ensure_xent_args(name, sentinel, labels, logits):
 def _xent_inputs(labels, logits):
     """Logits as a float tensor and labels converted/cast to its dtype (TF1's rule)."""
     logits = convert_to_tensor(logits, name="logits")
-    if isinstance(labels, Tensor) or hasattr(labels, "_as_graph_tensor"):
+    if is_tensor_like(labels):
         labels = convert_to_tensor(labels, name="labels")
         if labels.dtype is not logits.dtype:
             labels = _math_misc.cast(labels, logits.dtype)
@@ -382,7 +378,7 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
         ValueError: positional arguments, a missing ``labels``/``logits``, or
             incompatible shapes.
     """
-    _ensure_xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    check_xent_arguments("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
     with name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as scope:
         labels = _array_transform.stop_gradient(labels, name="labels_stop_gradient")
         return _softmax_xent(labels, logits, dim, scope, "softmax_cross_entropy_with_logits")
@@ -410,7 +406,7 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
             is not ``logits``' without its last dimension.
         InvalidArgumentError: (at run time) a label outside ``[0, num_classes)``.
     """
-    _ensure_xent_args("sparse_softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    check_xent_arguments("sparse_softmax_cross_entropy_with_logits", _sentinel, labels, logits)
     with name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
         labels = convert_to_tensor(labels)
         logits = convert_to_tensor(logits)

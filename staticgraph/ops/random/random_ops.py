@@ -21,29 +21,26 @@ import numpy as np
 
 from ...errors import InvalidArgumentError
 from ...graphlib import Tensor, TensorShape, as_dtype, dtypes, get_seed, name_scope
+from ..array.shape_args import shape_tensor
 from ..math import binary as _math_binary
 from . import random_bits, random_onnx
 from ..convert import convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import ALL, FLOATS, NUMERIC, require_dtype, same_as
+from ..shape_rules import ALL, FLOATS, INDEX, NUMERIC, require_dtype, require_rank, same_as
 from ..static_value import constant_value, constant_value_as_shape
 
 __all__ = ["random_normal", "random_uniform", "truncated_normal", "random_shuffle",
            "multinomial"]
 
-_SHAPE_DTYPES = (dtypes.int32, dtypes.int64)
-_INT_DTYPES = (dtypes.int32, dtypes.int64)
+_INT_DTYPES = INDEX   # the integer dtypes of random_uniform and multinomial
 
 
 # ---------------------------------------------------------------- helpers
 def _static_shape(shape: Tensor) -> TensorShape:
     """The output shape described by the 1-D int tensor ``shape`` (checked)."""
-    require_dtype(shape, _SHAPE_DTYPES, arg="shape")
-    rank = shape.shape.rank
-    if rank is not None and rank != 1:
-        raise ValueError(f"Shape must be rank 1 but is rank {rank} (the shape argument "
-                         f"must be a vector of dimensions)")
+    require_dtype(shape, INDEX, arg="shape")
+    require_rank(shape, 1, "shape")
     value = constant_value(shape)
     if value is not None and np.any(np.asarray(value) < 0):
         raise ValueError(f"Dimensions must be non-negative, got shape "
@@ -61,17 +58,6 @@ def _run_dims(shape, op) -> tuple:
         raise InvalidArgumentError(None, op, f"Dimensions must be non-negative, got "
                                              f"{shape.tolist()}")
     return tuple(int(d) for d in shape)
-
-
-def _shape_tensor(shape) -> Tensor:
-    """TF1's ``_ShapeTensor``: a shape argument as an int32/int64 tensor named ``shape``."""
-    if isinstance(shape, Tensor) or hasattr(shape, "_as_graph_tensor"):
-        return convert_to_tensor(shape)
-    if isinstance(shape, TensorShape):
-        shape = shape.as_list()
-    if isinstance(shape, (list, tuple)) and not shape:
-        return convert_to_tensor(shape, dtype=dtypes.int32, name="shape")
-    return convert_to_tensor(shape, name="shape")
 
 
 def _seed_attrs(seed) -> dict:
@@ -320,7 +306,7 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, 
     """
     dtype = as_dtype(dtype)
     with name_scope(name, "random_normal", [shape, mean, stddev]) as scope:
-        shape_t = _shape_tensor(shape)
+        shape_t = shape_tensor(shape)
         mean_t = convert_to_tensor(mean, dtype=dtype, name="mean")
         stddev_t = convert_to_tensor(stddev, dtype=dtype, name="stddev")
         rnd = apply_op("RandomStandardNormal", [shape_t], {"dtype": dtype, **_seed_attrs(seed)})
@@ -347,7 +333,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     """
     dtype = as_dtype(dtype)
     with name_scope(name, "truncated_normal", [shape, mean, stddev]) as scope:
-        shape_t = _shape_tensor(shape)
+        shape_t = shape_tensor(shape)
         mean_t = convert_to_tensor(mean, dtype=dtype, name="mean")
         stddev_t = convert_to_tensor(stddev, dtype=dtype, name="stddev")
         rnd = apply_op("TruncatedNormal", [shape_t], {"dtype": dtype, **_seed_attrs(seed)})
@@ -383,7 +369,7 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
         maxval = 1
     with name_scope(name, "random_uniform", [shape, minval, maxval]) as scope:
-        shape_t = _shape_tensor(shape)
+        shape_t = shape_tensor(shape)
         lo = convert_to_tensor(minval, dtype=dtype, name="min")
         hi = convert_to_tensor(maxval, dtype=dtype, name="max")
         seeds = _seed_attrs(seed)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...graphlib import (GraphKeys, Tensor, TensorShape, as_shape, control_dependencies,
+from ...graphlib import (GraphKeys, Tensor, TensorShape, as_shape, control_dependencies, dtypes,
                          get_default_graph, name_scope)
-from ..convert import convert_to_tensor
+from ...graphlib.default_session import session_for
+from ...graphlib.hooks import register_variable_type
+from ..convert import constant, convert_to_tensor, is_tensor_like
 from ..core.basic_ops import group, identity
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
@@ -163,7 +165,6 @@ class IsVariableInitialized(OpDef):
     differentiable = False
 
     def infer(self, ref):
-        from ...graphlib import dtypes
         return Spec(dtypes.bool, [])
 
     def make_kernel(self, op, runtime):
@@ -184,7 +185,6 @@ class ReportUninitializedVariables(OpDef):
     writes_refs = False
 
     def infer(self, *refs):
-        from ...graphlib import dtypes
         return Spec(dtypes.string, [None])
 
     @property
@@ -364,12 +364,10 @@ class Variable:
 
     def eval(self, session=None):
         """The variable's value in ``session`` (default: the default session)."""
-        from ...graphlib.default_session import session_for
         return session_for(session, self.graph).run(self._variable)
 
     def load(self, value, session=None):
         """Set the variable's value in ``session`` without adding ops to the graph."""
-        from ...graphlib.default_session import session_for
         session_for(session, self.graph).run(self._initializer_op,
                                              {self._initial_value: value})
 
@@ -412,6 +410,10 @@ class Variable:
 VariableV1 = Variable
 
 
+# Graph files write and rebuild Variables in collections (graphlib knows no Variable).
+register_variable_type(Variable, Variable._from_ops)
+
+
 def _var_tensor(ref):
     if isinstance(ref, Variable):
         return ref._variable
@@ -423,7 +425,7 @@ def _var_tensor(ref):
 def _assign_family(op_type, ref, value, name, validate_shape=True):
     var = _var_tensor(ref)
     with var.graph.as_default():
-        if isinstance(value, Tensor) or hasattr(value, "_as_graph_tensor"):
+        if is_tensor_like(value):
             value = convert_to_tensor(value)   # a dtype mismatch is a TypeError in infer
         else:
             value = convert_to_tensor(value, dtype=var.dtype)
@@ -508,6 +510,5 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
         var_list = global_variables() + local_variables()
     tensors = [_var_tensor(v) for v in var_list]
     if not tensors:
-        from ..convert import constant
         return constant(np.array([], dtype=object), name=name)
     return apply_op("ReportUninitializedVariables", tensors, name=name)

@@ -6,6 +6,7 @@ Nothing here needs TensorFlow; :func:`tensor_proto` and :func:`summary_pb2` need
 
 from __future__ import annotations
 
+import importlib
 import struct
 import sys
 import zlib
@@ -33,7 +34,6 @@ def require_protos():
     if _PROTO is not None:
         return _PROTO
     try:
-        import importlib
         proto = importlib.import_module("tensorboard.compat.proto")
         for name in _PROTO_MODULES:
             importlib.import_module(f"tensorboard.compat.proto.{name}")

@@ -27,6 +27,8 @@ from ...graphlib import dtypes
 from ...graphlib.default_graph import add_to_collection, get_collection, name_scope
 from ...graphlib.graph import GraphKeys
 from ..convert import constant, convert_to_tensor
+from .encode import (encode_png, histogram_fields, normalize_image, plugin_metadata_bytes,
+                     require_protos, tensor_proto)
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
 from ..shape_rules import NUMERIC, require_dtype
@@ -36,11 +38,6 @@ __all__ = ["scalar", "histogram", "image", "text", "tensor_summary", "merge", "m
 _REAL = NUMERIC
 _IMAGE_DTYPES = (dtypes.uint8, dtypes.float16, dtypes.float32, dtypes.float64)
 _STRING = (dtypes.string,)
-
-
-def _protos():
-    from .encode import require_protos
-    return require_protos()
 
 
 def _text(item) -> str:
@@ -94,7 +91,7 @@ class ScalarSummary(OpDef):
         if tags.shape != values.shape:
             raise InvalidArgumentError(None, None, f"tags and values not the same shape: "
                                        f"{list(tags.shape)} != {list(values.shape)}")
-        summary = _protos().summary_pb2.Summary()
+        summary = require_protos().summary_pb2.Summary()
         for tag, value in zip(tags.ravel(), values.ravel()):
             summary.value.add(tag=_text(tag), simple_value=float(value))
         return _string_scalar(summary)
@@ -114,14 +111,14 @@ class HistogramSummary(OpDef):
 
     @staticmethod
     def compute(tag, values):
-        from .encode import histogram_fields
         name = _scalar_tag(tag, "HistogramSummary")
         values = np.asarray(values)
         if values.dtype.kind == "f" and not np.isfinite(values).all():
             raise InvalidArgumentError(None, None, f"Nan in summary histogram for: {name}")
-        summary = _protos().summary_pb2.Summary()
+        summary_pb2 = require_protos().summary_pb2
+        summary = summary_pb2.Summary()
         summary.value.add(tag=name).histo.CopyFrom(
-            _protos().summary_pb2.HistogramProto(**histogram_fields(values)))
+            summary_pb2.HistogramProto(**histogram_fields(values)))
         return _string_scalar(summary)
 
 
@@ -150,14 +147,13 @@ class ImageSummary(OpDef):
 
     @staticmethod
     def compute(tag, tensor, max_images, bad_color):
-        from .encode import encode_png, normalize_image
         name = _scalar_tag(tag, "ImageSummary")
         tensor = np.asarray(tensor)
         if tensor.ndim != 4 or tensor.shape[3] not in (1, 3, 4):
             raise InvalidArgumentError(None, None, f"Tensor must be 4-D with last dim 1, 3, or "
                                        f"4, not {list(tensor.shape)}")
         _, height, width, depth = tensor.shape
-        summary = _protos().summary_pb2.Summary()
+        summary = require_protos().summary_pb2.Summary()
         for i in range(min(max_images, tensor.shape[0])):
             pixels = tensor[i]
             if pixels.dtype != np.uint8:
@@ -183,8 +179,7 @@ class TensorSummaryV2(OpDef):
 
     @staticmethod
     def compute(tag, tensor, serialized_summary_metadata):
-        from .encode import tensor_proto
-        protos = _protos()
+        protos = require_protos()
         metadata = np.asarray(serialized_summary_metadata).item()
         summary = protos.summary_pb2.Summary()
         value = summary.value.add(tag=_scalar_tag(tag, "TensorSummaryV2"))
@@ -210,7 +205,7 @@ class MergeSummary(OpDef):
 
     @staticmethod
     def compute(*inputs):
-        summary_pb2 = _protos().summary_pb2
+        summary_pb2 = require_protos().summary_pb2
         merged, seen = summary_pb2.Summary(), set()
         for value in inputs:
             for item in np.asarray(value, dtype=object).ravel():
@@ -344,7 +339,6 @@ def tensor_summary(name, tensor, summary_description=None, collections=None,
     Returns:
         A string scalar tensor: the serialized ``Summary``.
     """
-    from .encode import plugin_metadata_bytes
     if summary_metadata is None:
         metadata = plugin_metadata_bytes(display_name=display_name or "",
                                          description=summary_description or "")
@@ -380,7 +374,6 @@ def text(name, tensor, collections=None):
     Raises:
         ValueError: ``tensor`` is not a string tensor.
     """
-    from .encode import plugin_metadata_bytes
     tensor = convert_to_tensor(tensor)
     if tensor.dtype is not dtypes.string:
         raise ValueError(f"Expected tensor {tensor.name} to have dtype string, got "

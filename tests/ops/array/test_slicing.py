@@ -6,6 +6,7 @@ import pytest
 
 import staticgraph as tf
 from staticgraph.ops import constant_value
+from staticgraph.ops.array.slicing import strided_slice_grad
 from ...helpers import run, shape
 
 
@@ -217,15 +218,14 @@ def test_slice_gradient_pads_dy_back():
 
 
 def test_strided_slice_grad_errors():
-    from staticgraph.ops.array.slicing import _strided_slice_grad
     masks = dict(begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
                  shrink_axis_mask=0)
     with pytest.raises(ValueError, match="does not match the slice"):
-        _strided_slice_grad(tf.constant([5]), [1], [3], [1], tf.zeros([3]), masks)
+        strided_slice_grad(tf.constant([5]), [1], [3], [1], tf.zeros([3]), masks)
     dy = tf.placeholder(tf.float32, None)
-    g = _strided_slice_grad(tf.constant([5]), [1], [3], [1], dy, masks)
+    g = strided_slice_grad(tf.constant([5]), [1], [3], [1], dy, masks)
     assert shape(g) == (5,)
     with pytest.raises(tf.errors.InvalidArgumentError, match="does not match the slice"):
         run(g, {dy: np.zeros([3], np.float32)})
     with pytest.raises(TypeError):
-        _strided_slice_grad(tf.constant([5], tf.int64), [1], [3], [1], dy, masks)
+        strided_slice_grad(tf.constant([5], tf.int64), [1], [3], [1], dy, masks)

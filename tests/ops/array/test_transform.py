@@ -6,6 +6,7 @@ import pytest
 
 import staticgraph as tf
 from staticgraph.errors import InvalidArgumentError
+from staticgraph.ops.array.pad import mirror_pad_grad
 from ...helpers import run, shape
 
 
@@ -169,7 +170,6 @@ def test_mirror_pad_gradient_folds_borders_back(mode):
 
 
 def test_mirror_pad_grad_refuses_paddings_larger_than_the_result():
-    from staticgraph.ops.array.transform import mirror_pad_grad
     g = tf.placeholder(tf.float32, [3, 4])
     assert shape(mirror_pad_grad(g, [[1, 0], [1, 1]], "REFLECT")) == (2, 2)
     with pytest.raises(ValueError):

@@ -8,7 +8,7 @@ draws from ``R`` again, while building its cases."""
 import numpy as np
 
 import staticgraph as tf
-from staticgraph.ops.array.slicing import _strided_slice_grad
+from staticgraph.ops.array.slicing import strided_slice_grad
 
 from . import Case, rng
 
@@ -101,38 +101,38 @@ CASES = [
          lambda x, s: x[:, 1:4, 0:1], id="tensor_size_const_begin"),
     # ---- StridedSliceGrad (the gradient of StridedSlice: dy written into zeros)
     Case("StridedSliceGrad",
-         lambda dy: _strided_slice_grad(np.array([3, 4, 5], np.int32), [0, 1, 0, 0],
+         lambda dy: strided_slice_grad(np.array([3, 4, 5], np.int32), [0, 1, 0, 0],
                                         [0, 2, 0, 5], [1, 1, 1, 2],
                                         dy, dict(begin_mask=0, end_mask=0, ellipsis_mask=4,
                                                  new_axis_mask=1, shrink_axis_mask=2)),
          [DY], lambda dy: _written((3, 4, 5), (None, 1, Ellipsis, slice(0, 5, 2)), dy),
          bad=[[(1, 3, 2)], [(3, 3)]], grad2=True),
     Case("StridedSliceGrad",
-         lambda dy: _strided_slice_grad(np.array([6], np.int64), np.array([4], np.int64),
+         lambda dy: strided_slice_grad(np.array([6], np.int64), np.array([4], np.int64),
                                         np.array([0], np.int64), np.array([-2], np.int64),
                                         dy, dict(begin_mask=0, end_mask=1, ellipsis_mask=0,
                                                  new_axis_mask=0, shrink_axis_mask=0)),
          [V5[:3]], lambda dy: _written((6,), (slice(4, None, -2),), dy), id="neg_stride_int64"),
     Case("StridedSliceGrad",
-         lambda dy, s: _strided_slice_grad(s, [1, 0], [2, 0], [1, 1], dy,
+         lambda dy, s: strided_slice_grad(s, [1, 0], [2, 0], [1, 1], dy,
                                            dict(begin_mask=0, end_mask=2, ellipsis_mask=0,
                                                 new_axis_mask=0, shrink_axis_mask=1)),
          [V5[:4].astype(np.float32), np.array([3, 4], np.int32)],
          lambda dy, s: _written(tuple(s), (1, slice(None)), dy), id="shape_tensor"),
     Case("StridedSliceGrad",
-         lambda dy: _strided_slice_grad(np.array([2, 3], np.int32), [0, 0], [0, 0], [1, 1],
+         lambda dy: strided_slice_grad(np.array([2, 3], np.int32), [0, 0], [0, 0], [1, 1],
                                         dy, dict(begin_mask=3, end_mask=3, ellipsis_mask=0,
                                                  new_axis_mask=0, shrink_axis_mask=0)),
          [I234[0, :, :3].T[:2]], lambda dy: dy.copy(), id="int_full"),
     Case("StridedSliceGrad",
-         lambda dy, b: _strided_slice_grad(np.array([4, 5], np.int32), b, [0, 5], [-1, 2],
+         lambda dy, b: strided_slice_grad(np.array([4, 5], np.int32), b, [0, 5], [-1, 2],
                                            dy, dict(begin_mask=0, end_mask=1, ellipsis_mask=0,
                                                     new_axis_mask=0, shrink_axis_mask=0)),
          [F34[:3, :2], np.array([2, 1], np.int32)],
          lambda dy, b: _written((4, 5), (slice(2, None, -1), slice(1, 5, 2)), dy),
          id="tensor_begin"),
     Case("StridedSliceGrad",
-         lambda dy: _strided_slice_grad(np.array([3, 4], np.int64), np.array([2, 0], np.int64),
+         lambda dy: strided_slice_grad(np.array([3, 4], np.int64), np.array([2, 0], np.int64),
                                         np.array([0, 3], np.int64), np.array([-1, 1], np.int64),
                                         dy, dict(begin_mask=0, end_mask=1, ellipsis_mask=0,
                                                  new_axis_mask=0, shrink_axis_mask=0)),

@@ -5,7 +5,7 @@ loops."""
 import numpy as np
 
 import staticgraph as tf
-from staticgraph.ops.array.transform import mirror_pad_grad
+from staticgraph.ops.array.pad import mirror_pad_grad
 
 from . import Case
 from .array_shape_cases import B23, F23, F234, I23, I3, S, i32

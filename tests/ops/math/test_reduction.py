@@ -186,7 +186,7 @@ def test_sum_and_mean_gradients_with_unknown_shapes(shape, axis, keep):
     axes = tuple(range(3)) if axis is None else tuple(sorted({a % 3 for a in axis})) \
         if isinstance(axis, list) else (axis,)
     for fn, scale in ((tf.reduce_sum, 1.0), (tf.reduce_mean, None)):
-        got, w = _grad(lambda x: fn(x, axis, keepdims=keep), _X, shape)
+        got, w = _grad(lambda x, fn=fn: fn(x, axis, keepdims=keep), _X, shape)
         count = int(np.prod([_X.shape[a] for a in axes]))
         want = np.broadcast_to(w if keep else np.expand_dims(w, axes), _X.shape)
         want = want * (scale if scale is not None else 1.0 / max(count, 1))

@@ -54,6 +54,8 @@ def test_fused_gradient_kernels_keep_dtype_and_inputs():
 def test_fused_gradient_ops_refuse_mismatched_inputs():
     from staticgraph.ops.math import unary_grad as math_unary_grad
     with pytest.raises(ValueError, match="TanhGrad"):
-        math_unary_grad.tanh_grad(tf.placeholder(tf.float32, [2, 3]), tf.placeholder(tf.float32, [3]))
+        math_unary_grad.tanh_grad(tf.placeholder(tf.float32, [2, 3]),
+                                  tf.placeholder(tf.float32, [3]))
     with pytest.raises(TypeError):
-        math_unary_grad.sigmoid_grad(tf.placeholder(tf.float32, [2]), tf.placeholder(tf.float64, [2]))
+        math_unary_grad.sigmoid_grad(tf.placeholder(tf.float32, [2]),
+                                     tf.placeholder(tf.float64, [2]))

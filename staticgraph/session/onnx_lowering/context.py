@@ -52,7 +52,8 @@ class LoweringContext:
 
     Attributes:
         opset: the ``ai.onnx`` opset version being targeted.
-        op: the op being lowered (set by the exporter around each ``onnx`` call).
+        op: the op being lowered (set by the lowering driver around each ``onnx`` call).
+        origin: ``origin(op)`` -> the user's op that ``op`` stands for (messages).
         nodes: the emitted ``NodeProto`` list, in order.
         initializers: constant ``TensorProto`` list.
         random_mode: how :meth:`random_stream` provides a random op's key and counter:
@@ -68,7 +69,7 @@ class LoweringContext:
         self.op = None
         self.nodes = []
         self.initializers = []
-        self._origin = origin or (lambda op: op)
+        self.origin = origin or _same_op
         self._names = set()
         self._node_names = set()
         self._consts = {}
@@ -78,7 +79,7 @@ class LoweringContext:
         self.written = {}  # variable op name -> name of its latest value (in walk order)
         self.writers = {}  # variable op name -> the op that wrote it last
         # variable_initialized(var_op): whether the model has a value for it (set by
-        # the exporter: written earlier in the walk, an input, or a session value).
+        # the lowering driver: written earlier in the walk, an input, or a given value).
         self.variable_initialized = lambda var_op: var_op.name in self.written
         self.random_mode = "feed"
         self.random_key = _default_random_key
@@ -92,6 +93,10 @@ class LoweringContext:
         self._names.add(name)
         return name
 
+    def is_taken(self, name: str) -> bool:
+        """Whether a value is already named ``name``."""
+        return name in self._names
+
     def unique(self, base: str) -> str:
         """A value name starting with ``base`` that no other value has."""
         return _fresh(base, self._names)
@@ -102,19 +107,19 @@ class LoweringContext:
     def begin(self, op):
         """Start lowering ``op``: nodes emitted next carry its name and user line."""
         self.op = op
-        user = self._origin(op)
+        user = self.origin(op)
         self._prefix = op.name
         self._doc = f"{user.type} op '{user.name}' declared at {user.user_location}"
 
     def describe(self, op=None) -> str:
         """``'name' (Type) declared at file:line`` of ``op`` (default: the current op)."""
-        user = self._origin(op or self.op)
+        user = self.origin(op or self.op)
         return f"op '{user.name}' ({user.type}) declared at {user.user_location}"
 
     def unsupported(self, reason: str):
         """Raise :class:`OnnxExportError` for the current op with ``reason``."""
         raise OnnxExportError(f"Cannot export {self.describe()} to ONNX: {reason}",
-                              self._origin(self.op) if self.op is not None else None)
+                              self.origin(self.op) if self.op is not None else None)
 
     # ------------------------------------------------------------------- nodes
     def node(self, op_type: str, inputs, outputs=1, **attrs):
@@ -261,7 +266,7 @@ class LoweringContext:
     def random_stream(self, op=None):
         """``(key, counter)``: names of the int64 scalars a random op draws from (its
         64-bit key as int64 bits, and its execution counter; see
-        :mod:`staticgraph.ops.random_bits`), named ``<op>:random_key`` and
+        :mod:`staticgraph.ops.random.random_bits`), named ``<op>:random_key`` and
         ``<op>:random_counter``; how they are given depends on :attr:`random_mode`."""
         op = op or self.op
         known = self.random_streams.get(op.name)
@@ -276,6 +281,10 @@ class LoweringContext:
             self.const(np.int64(0), name=counter)
         self.random_streams[op.name] = (op, key, counter)
         return key, counter
+
+
+def _same_op(op):
+    return op
 
 
 def _default_random_key(op):

@@ -1,0 +1,76 @@
+"""What higher layers register with graphlib when they are imported.
+
+graphlib sits at the bottom of the package and imports nothing above it, yet two of
+its features need code that lives higher up. As TF1 does with
+``register_proto_function`` (the module that owns a Python type tells the graph how
+to write it into a collection), the owner registers a function here at import:
+
+* ``staticgraph.ops.state.variables`` registers the ``Variable`` class and its
+  constructor from existing ops with :func:`register_variable_type`, so graph files
+  (:mod:`.graph_def_export`, :mod:`.graph_def`) write Variables held in collections
+  and rebuild them on import;
+* ``staticgraph.export.graph_table`` registers its ``summary`` with
+  :func:`register_graph_summary`, so ``Graph.summary()`` prints the table.
+
+Importing ``staticgraph`` imports both owners, so the hooks are always set there.
+"""
+
+from __future__ import annotations
+
+__all__ = ["register_variable_type", "variable_type", "is_variable_object",
+           "register_graph_summary", "graph_summary"]
+
+
+class _Registered:
+    variable_class = None
+    variable_from_ops = None
+    summary = None
+
+
+def register_variable_type(cls, from_ops):
+    """Make graph files write and rebuild ``cls`` objects found in collections.
+
+    Args:
+        cls: the variable class. Its instances expose ``op`` (the variable op),
+            ``initializer`` (the op assigning the initial value), ``value()`` (the
+            snapshot tensor), ``initial_value`` (a tensor) and ``trainable``.
+        from_ops: ``from_ops(variable_tensor, initializer_op, snapshot, initial_value,
+            trainable)`` builds an instance around existing ops (creating none).
+    """
+    _Registered.variable_class = cls
+    _Registered.variable_from_ops = from_ops
+
+
+def variable_type():
+    """``(variable class, from_ops)`` as registered.
+
+    Raises:
+        LookupError: nothing registered (only graphlib was imported, not
+            ``staticgraph.ops``).
+    """
+    if _Registered.variable_class is None:
+        raise LookupError("No variable type is registered: import staticgraph (its "
+                          "ops.state.variables module registers Variable).")
+    return _Registered.variable_class, _Registered.variable_from_ops
+
+
+def is_variable_object(item) -> bool:
+    """True when ``item`` is an instance of the registered variable class."""
+    cls = _Registered.variable_class
+    return cls is not None and isinstance(item, cls)
+
+
+def register_graph_summary(summary):
+    """Make ``Graph.summary()`` return ``summary(graph)`` (the export layer's table)."""
+    _Registered.summary = summary
+
+
+def graph_summary(graph):
+    """The registered summary of ``graph``.
+
+    Raises:
+        LookupError: nothing registered (``staticgraph.export`` was not imported).
+    """
+    if _Registered.summary is None:
+        raise LookupError("Graph.summary() needs staticgraph.export (import staticgraph).")
+    return _Registered.summary(graph)

@@ -1,0 +1,98 @@
+"""The onnxruntime backend's entry: schedules compiled into :class:`OrtPlan`\\ s, and the
+numpy backend for schedules holding an op that has no ONNX lowering."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+from ..onnx_lowering import OnnxExportError
+from ..ort_device import cuda_status
+from ..runtime import Runtime
+from ..variable_store import VariableStore
+from .base import register_backend
+from .numpy_plan import NumpyPlan
+from .onnxruntime_plan import OrtPlan
+
+__all__ = ["OnnxruntimeBackend"]
+
+
+@register_backend
+class OnnxruntimeBackend:
+    """Runs each schedule as one onnxruntime ``InferenceSession`` (CPU or CUDA); variables
+    stay in onnxruntime between runs."""
+
+    name = "onnxruntime"
+    devices = ("cpu", "cuda")
+
+    def new_runtime(self):
+        """A runtime whose variables can live on the device (a :class:`VariableStore`)."""
+        return Runtime(VariableStore())
+
+    def compile(self, session, schedule):
+        """An :class:`OrtPlan` of ``schedule``; a numpy plan (with one warning per op type)
+        when an op it needs has no ONNX lowering."""
+        try:
+            return OrtPlan(session, schedule)
+        except OnnxExportError as exc:
+            if exc.op is None or exc.op.op_def.onnx is not None:
+                raise
+            _warn_numpy_fallback(exc)
+            return _NumpyBesideDevice(NumpyPlan(session, schedule), session._runtime.variables)
+
+    def plan_source(self, session, schedule):
+        """The ONNX model in onnx's text syntax."""
+        import onnx
+        return onnx.printer.to_text(OrtPlan(session, schedule).model)
+
+    def device_types(self, session):
+        """The CPU, and the GPU when CUDA works here (and the session may use it)."""
+        if session.device != "cpu" and cuda_status()[0]:
+            return ["CPU", "GPU"]
+        return ["CPU"]
+
+
+class _NumpyBesideDevice:
+    """A numpy plan in an onnxruntime session: variables it writes in place lose their
+    device copies after each run."""
+
+    def __init__(self, plan, store):
+        self.plan = plan
+        fn, written = plan.fn, plan.written
+        if not written:
+            self.fn = fn
+            return
+
+        def run(*feeds):
+            try:
+                return fn(*feeds)
+            finally:
+                store.host_written(written)
+        self.fn = run
+
+    def memory_estimate(self):
+        """The numpy plan's."""
+        return self.plan.memory_estimate()
+
+
+_fallback_warned = set()
+
+
+def _warn_numpy_fallback(exc):
+    op = exc.op
+    if op.type in _fallback_warned:
+        return
+    _fallback_warned.add(op.type)
+    warnings.warn(f"staticgraph: {op.type} ops have no ONNX lowering "
+                  f"({op.op_def.onnx_unsupported}); runs that need them (first: op "
+                  f"'{op.name}' declared at {op.user_location}) run on the numpy backend.",
+                  RuntimeWarning, stacklevel=_user_stacklevel())
+
+
+def _user_stacklevel():
+    """The ``stacklevel`` of the first frame outside staticgraph (the user's run)."""
+    frame, level = sys._getframe(1), 1
+    package = __name__.split(".")[0]
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == package:
+        frame, level = frame.f_back, level + 1
+    return level
