@@ -235,7 +235,8 @@ def main():
 
     # ------------------------------------------------------------- against targets
     big, mid = sizes[-1], (4000 if 4000 in rows else sizes[-1])
-    print("\nTargets (ratio = measured / target; <= 1.00 meets it; linear = at most 2.2x per doubling)")
+    print("\nTargets (ratio = measured / target; <= 1.00 meets it; "
+          "linear = at most 2.2x per doubling)")
     lines = []
 
     def target(label, measured, goal, unit="s"):

@@ -7,7 +7,8 @@ dicts. Prints loss and accuracy per epoch, saves a checkpoint after every epoch
 accuracy plus the graph (``--logdir``), draws the graph (``digits_graph.dot``, and
 ``.svg`` when Graphviz is installed) and checks that the held-out accuracy reaches
 95%. Finally it exports the trained classifier to ONNX (``digits.onnx``) and checks
-that onnxruntime predicts exactly what the session predicts. ``--resume`` continues from the latest checkpoint in ``--checkpoint-dir``.
+that onnxruntime predicts exactly what the session predicts. ``--resume`` continues from the
+latest checkpoint in ``--checkpoint-dir``.
 Run: ``python examples/train_digits.py [--epochs N] [--resume]``.
 """
 

@@ -68,7 +68,8 @@ UnknownError = _make("UnknownError", UNKNOWN, "An unknown error.")
 InvalidArgumentError = _make("InvalidArgumentError", INVALID_ARGUMENT,
                              "An op received an invalid argument (bad value or shape).")
 DeadlineExceededError = _make("DeadlineExceededError", DEADLINE_EXCEEDED, "A deadline expired.")
-NotFoundError = _make("NotFoundError", NOT_FOUND, "A requested entity (file, tensor) was not found.")
+NotFoundError = _make("NotFoundError", NOT_FOUND,
+                      "A requested entity (file, tensor) was not found.")
 AlreadyExistsError = _make("AlreadyExistsError", ALREADY_EXISTS, "An entity already exists.")
 PermissionDeniedError = _make("PermissionDeniedError", PERMISSION_DENIED, "Permission denied.")
 UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, "No valid credentials.")

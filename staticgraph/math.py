@@ -22,5 +22,21 @@ from .ops.nn.activation import softplus, softsign
 from .ops.nn.softmax import log_softmax, softmax
 
 
+__all__ = [
+    "abs", "acos", "acosh", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan",
+    "atan2", "atanh", "cast", "ceil", "clip_by_value", "cos", "cosh", "count_nonzero",
+    "cumprod", "cumsum", "div", "div_no_nan", "divide", "equal", "erf", "erfc", "exp", "expm1",
+    "floor", "floor_div", "floordiv", "floormod", "greater", "greater_equal", "is_finite",
+    "is_inf", "is_nan", "less", "less_equal", "log", "log1p", "log_softmax", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "matmul", "maximum", "minimum", "mod",
+    "multiply", "negative", "not_equal", "pow", "realdiv", "reciprocal", "reduce_all",
+    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+    "reduce_sum", "rint", "round", "rsqrt", "saturate_cast", "scalar_mul", "sigmoid", "sign",
+    "sin", "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference",
+    "subtract", "tan", "tanh", "tensordot", "to_double", "to_float", "to_int32", "to_int64",
+    "truediv", "truncatediv", "truncatemod", "where", "where_v2",
+]
+
+
 def __getattr__(name):
     raise _missing_attribute("tf.math", name)

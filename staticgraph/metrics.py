@@ -6,5 +6,12 @@ from .api.metrics import (accuracy, false_negatives, false_positives, mean, mean
                           true_negatives, true_positives)
 
 
+__all__ = [
+    "accuracy", "false_negatives", "false_positives", "mean", "mean_absolute_error",
+    "mean_squared_error", "precision", "recall", "root_mean_squared_error", "true_negatives",
+    "true_positives",
+]
+
+
 def __getattr__(name):
     raise _missing_attribute("tf.metrics", name)

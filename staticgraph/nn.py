@@ -16,5 +16,17 @@ from .ops.nn.softmax_cross_entropy import (softmax_cross_entropy_with_logits,
                                            sparse_softmax_cross_entropy_with_logits)
 
 
+__all__ = [
+    "avg_pool", "avg_pool2d", "batch_normalization", "bias_add", "conv2d",
+    "conv2d_backprop_filter", "conv2d_backprop_input", "conv2d_transpose", "crelu", "dropout",
+    "elu", "embedding_lookup", "in_top_k", "l2_loss", "l2_normalize", "leaky_relu",
+    "log_softmax", "max_pool", "max_pool2d", "moments", "relu", "relu6", "selu", "sigmoid",
+    "sigmoid_cross_entropy_with_logits", "softmax", "softmax_cross_entropy_with_logits",
+    "softmax_cross_entropy_with_logits_v2", "softplus", "softsign",
+    "sparse_softmax_cross_entropy_with_logits", "tanh", "top_k",
+    "weighted_cross_entropy_with_logits", "xw_plus_b",
+]
+
+
 def __getattr__(name):
     raise _missing_attribute("tf.nn", name)

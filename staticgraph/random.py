@@ -7,5 +7,11 @@ from .ops.random.random_ops import (categorical, multinomial, random_normal as n
                                     random_uniform as uniform)
 
 
+__all__ = [
+    "categorical", "get_seed", "multinomial", "normal", "set_random_seed", "shuffle",
+    "truncated_normal", "uniform",
+]
+
+
 def __getattr__(name):
     raise _missing_attribute("tf.random", name)

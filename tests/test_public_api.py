@@ -5,20 +5,21 @@ import pytest
 import staticgraph as tf
 
 TOP_LEVEL = """
-add subtract multiply divide truediv floordiv mod floormod truncatediv pow negative abs sign exp log
-log1p sqrt rsqrt square reciprocal floor ceil round sin cos tan tanh sigmoid erf maximum minimum
-squared_difference add_n cumsum clip_by_value matmul tensordot equal not_equal less less_equal greater
-greater_equal logical_and logical_or logical_not logical_xor where cast to_float to_int32 reduce_sum
-reduce_mean reduce_max reduce_min reduce_prod reduce_any reduce_all reduce_logsumexp argmax argmin
-count_nonzero reshape transpose expand_dims squeeze concat stack unstack split tile pad slice
-strided_slice gather gather_nd one_hot shape size rank fill zeros ones zeros_like ones_like range
-linspace identity stop_gradient reverse boolean_mask sequence_mask meshgrid broadcast_to unique
-random_normal random_uniform truncated_normal random_shuffle multinomial set_random_seed no_op group
-tuple control_dependencies placeholder placeholder_with_default constant convert_to_tensor Variable
-global_variables_initializer variables_initializer initialize_all_variables global_variables
-trainable_variables local_variables_initializer local_variables Session InteractiveSession Graph
-get_default_graph reset_default_graph name_scope device get_collection add_to_collection
-get_default_session assign assign_add assign_sub
+add subtract multiply divide truediv floordiv mod floormod truncatediv pow negative abs sign exp
+log log1p sqrt rsqrt square reciprocal floor ceil round sin cos tan tanh sigmoid erf maximum
+minimum squared_difference add_n cumsum clip_by_value matmul tensordot equal not_equal less
+less_equal greater greater_equal logical_and logical_or logical_not logical_xor where cast
+to_float to_int32 reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any reduce_all
+reduce_logsumexp argmax argmin count_nonzero reshape transpose expand_dims squeeze concat stack
+unstack split tile pad slice strided_slice gather gather_nd one_hot shape size rank fill zeros
+ones zeros_like ones_like range linspace identity stop_gradient reverse boolean_mask sequence_mask
+meshgrid broadcast_to unique random_normal random_uniform truncated_normal random_shuffle
+multinomial set_random_seed no_op group tuple control_dependencies placeholder
+placeholder_with_default constant convert_to_tensor Variable global_variables_initializer
+variables_initializer initialize_all_variables global_variables trainable_variables
+local_variables_initializer local_variables Session InteractiveSession Graph get_default_graph
+reset_default_graph name_scope device get_collection add_to_collection get_default_session assign
+assign_add assign_sub
 """.split()
 
 NN = """
