@@ -119,7 +119,7 @@ def _optimized_nodes(graph, elements, fed, session, show_pruned, level):
     if session is not None:
         if level is None:
             level = session.optimizer_level
-        flags = dict(getattr(session, "_optimizer_flags", {}) or {})
+        flags = session.optimizer_flags
     if level is None:
         level = DEFAULT_LEVEL
     working = optimize_signature(graph, elements, fed, level, **flags)

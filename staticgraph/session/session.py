@@ -238,6 +238,18 @@ class Session:
         """True after :meth:`close`."""
         return self._closed
 
+    @property
+    def runtime(self):
+        """The session's state (:class:`~staticgraph.session.runtime.Runtime`): variable
+        values, random streams and the lock optimizers update under. The Saver and the
+        ONNX exporter read and write variables through it."""
+        return self._runtime
+
+    @property
+    def optimizer_flags(self) -> dict:
+        """The optimizer pass switches from ``ConfigProto.graph_options`` (pass -> bool)."""
+        return dict(self._optimizer_flags)
+
     def as_default(self):
         """Context manager making this the default session (it stays open after)."""
         return session_as_default(self)

@@ -162,7 +162,8 @@ class Saver:
     def _check_session(self, sess):
         if not isinstance(sess, Session):
             raise TypeError(f"'sess' must be a Session; {sess!r}")
-        sess._check_open()
+        if sess.closed:
+            raise RuntimeError("Attempted to use a closed Session.")
         self.build()
         if self._vars and sess.graph is not self._graph:
             raise ValueError(f"The Saver's variables belong to {self._graph.describe()} but "
@@ -243,7 +244,7 @@ class Saver:
 
     def _snapshot(self, sess):
         """Copies of the values, taken under the update lock (optimizers write in place)."""
-        runtime = sess._runtime
+        runtime = sess.runtime
         out = {}
         with runtime.update_lock:
             store = runtime.variables
@@ -328,7 +329,7 @@ class Saver:
             if self._reshape and tensor.shape.is_fully_defined():
                 value = value.reshape(tensor.shape.raw)
             values[tensor.op.name] = value
-        runtime = sess._runtime
+        runtime = sess.runtime
         with runtime.update_lock:
             runtime.variables.update(values)
 

@@ -167,7 +167,7 @@ def test_restore_replaces_values_with_owned_copies(tmp_path):
         np.testing.assert_array_equal(sess.run(w), before)
         sess.run(train)   # in-place update of the restored array must not touch the file
         np.testing.assert_array_equal(tf.train.load_variable(path, "layer1/W"), before)
-        value = sess._runtime.variables["layer1/W"]
+        value = sess.runtime.variables["layer1/W"]
         assert value.flags.writeable and value.flags.owndata
 
 

@@ -70,10 +70,10 @@ def to_onnx(outputs, inputs=None, session=None, path=None, opset=DEFAULT_OPSET, 
             if id(t) in seen:
                 raise ValueError(f"Tensor {t.name!r} is given twice in inputs")
             seen.add(id(t))
-    store = session._runtime.variables if session is not None else None
+    store = session.runtime.variables if session is not None else None
     random_keys = None
     if session is not None:
-        runtime = session._runtime
+        runtime = session.runtime
 
         def random_keys(op):
             return runtime.random_key(op.name, (op.attrs.get("seed"), op.attrs.get("seed2")))
