@@ -1,8 +1,13 @@
-"""graphlib: the data model of staticgraph.
+"""graphlib: the data model of staticgraph, the bottom layer.
 
 ``Graph``, ``Operation``, ``Tensor``, ``DType``, ``TensorShape``, name scopes,
-collections, control dependencies and the default-graph stack. graphlib runs no
-kernels and knows nothing of ONNX: op semantics live in :mod:`staticgraph.ops`.
+collections, control dependencies, the default-graph and default-session stacks,
+the ``OpDef`` base class and op registry (:mod:`.op_def`), the one traversal
+module every walk uses (:mod:`.traversal`: ops a fetch needs with feeds cut,
+execution order, ops between xs and ys), graph (de)serialization (``graph_def*``)
+and the hooks higher layers register with (:mod:`.hooks`). graphlib knows no
+concrete op, runs no kernels and knows nothing of ONNX: op semantics live in
+:mod:`staticgraph.ops`, and nothing here imports a layer above.
 """
 
 from . import dtypes

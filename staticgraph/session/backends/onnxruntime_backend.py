@@ -9,7 +9,7 @@ import warnings
 from ..onnx_lowering import OnnxExportError
 from ..ort_device import cuda_status
 from ..runtime import Runtime
-from ..variable_store import VariableStore
+from .onnxruntime_variables import VariableStore
 from .base import register_backend
 from .numpy_plan import NumpyPlan
 from .onnxruntime_plan import OrtPlan
