@@ -59,23 +59,18 @@ from .ops.convert import (constant, convert_n_to_tensor, convert_to_tensor,
                           register_tensor_conversion_function)
 from .ops.core.basic_ops import (group, identity, no_op, placeholder, placeholder_with_default,
                                  tuple)
-from .ops.math.binary import (add, add_n, atan2, div, div_no_nan, divide, floor_div, floordiv,
-                              floormod, maximum, minimum, floormod as mod, multiply, pow, realdiv,
-                              scalar_mul, squared_difference, subtract, truediv, truncatediv,
-                              truncatemod)
-from .ops.math.compare import (equal, greater, greater_equal, less, less_equal, logical_and,
-                               logical_not, logical_or, logical_xor, not_equal)
-from .ops.math.linalg import matmul, tensordot
-from .ops.math.misc import (cast, clip_by_value, cumprod, cumsum, saturate_cast, to_double,
-                            to_float, to_int32, to_int64, where, where_v2)
-from .ops.math.reduction import (argmax, argmin, count_nonzero, reduce_all, reduce_any,
-                                 reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
-                                 reduce_prod, reduce_sum)
-from .ops.math.special import erf, erfc
-from .ops.math.trig import acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan
-from .ops.math.unary import (abs, ceil, exp, expm1, floor, is_finite, is_inf, is_nan, log, log1p,
-                             negative, reciprocal, rint, round, rsqrt, sigmoid, sign, sqrt, square,
-                             tanh)
+# tf.math's functions, except its softmax/softplus family (top-level only in tf.nn).
+from .math import (abs, acos, acosh, add, add_n, argmax, argmin, asin, asinh, atan, atan2, atanh,
+                   cast, ceil, clip_by_value, cos, cosh, count_nonzero, cumprod, cumsum, div,
+                   div_no_nan, divide, equal, erf, erfc, exp, expm1, floor, floor_div, floordiv,
+                   floormod, greater, greater_equal, is_finite, is_inf, is_nan, less, less_equal,
+                   log, log1p, logical_and, logical_not, logical_or, logical_xor, matmul, maximum,
+                   minimum, mod, multiply, negative, not_equal, pow, realdiv, reciprocal,
+                   reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
+                   reduce_prod, reduce_sum, rint, round, rsqrt, saturate_cast, scalar_mul, sigmoid,
+                   sign, sin, sinh, sqrt, square, squared_difference, subtract, tan, tanh,
+                   tensordot, to_double, to_float, to_int32, to_int64, truediv, truncatediv,
+                   truncatemod, where, where_v2)
 from .ops.random.random_ops import (multinomial, random_normal, random_shuffle, random_uniform,
                                     truncated_normal)
 from .ops.state.variables import (Variable, Variable as VariableV1,

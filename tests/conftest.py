@@ -1,5 +1,6 @@
 """Suite-wide hooks: tests marked ``gpu`` run only where onnxruntime's CUDA provider works;
 tests that need the optional ``tensorboard`` package skip, with the reason, without it.
+The fixture ``g`` gives a test a fresh graph as the default graph.
 
 A test needs tensorboard when it is marked ``tensorboard`` or when it runs a case
 (a ``case`` parameter, see ``tests/ops/cases``) of a summary op: summary kernels
@@ -10,11 +11,20 @@ import importlib.util
 
 import pytest
 
+import staticgraph as tf
 from staticgraph.graphlib.op_def import get_op_def
 
 _SUMMARY_OPS_PACKAGE = "staticgraph.ops.summary."
 _TENSORBOARD_REASON = ("needs the optional tensorboard package (pip install "
                        "staticgraph[tensorboard]; the [test] extra includes it)")
+
+
+@pytest.fixture
+def g():
+    """A new ``tf.Graph``, the default graph for the test's duration."""
+    graph = tf.Graph()
+    with graph.as_default():
+        yield graph
 
 
 def _tensorboard_missing() -> bool:

@@ -188,11 +188,15 @@ def _assert_compatible(a, b):
         raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible")
 
 
+def _check_given(**inputs):
+    """ValueError naming the first of ``inputs`` (name=value, in order) that is None."""
+    for name, value in inputs.items():
+        if value is None:
+            raise ValueError(f"{name} must not be None.")
+
+
 def _float_pair(labels, predictions, label_name="labels", pred_name="predictions"):
-    if labels is None:
-        raise ValueError(f"{label_name} must not be None.")
-    if predictions is None:
-        raise ValueError(f"{pred_name} must not be None.")
+    _check_given(**{label_name: labels, pred_name: predictions})
     predictions = _math_misc.cast(predictions, dtypes.float32)
     labels = _math_misc.cast(labels, dtypes.float32)
     _assert_compatible(predictions, labels)
@@ -287,6 +291,14 @@ def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
         return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
+def _logits_and_labels(logits, labels):
+    """``logits`` as a tensor and ``labels`` cast to its dtype, of compatible shapes."""
+    logits = _convert.convert_to_tensor(logits)
+    labels = _math_misc.cast(labels, logits.dtype)
+    _assert_compatible(logits, labels)
+    return logits, labels
+
+
 def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothing=0,
                           scope=None, loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
@@ -294,15 +306,10 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
 
     With ``label_smoothing`` > 0 the labels become ``y * (1 - s) + 0.5 * s``.
     """
-    if multi_class_labels is None:
-        raise ValueError("multi_class_labels must not be None.")
-    if logits is None:
-        raise ValueError("logits must not be None.")
+    _check_given(multi_class_labels=multi_class_labels, logits=logits)
     with name_scope(scope, "sigmoid_cross_entropy_loss",
                     [logits, multi_class_labels, weights]) as scope:
-        logits = _convert.convert_to_tensor(logits)
-        labels = _math_misc.cast(multi_class_labels, logits.dtype)
-        _assert_compatible(logits, labels)
+        logits, labels = _logits_and_labels(logits, multi_class_labels)
         if label_smoothing > 0:
             labels = labels * (1 - label_smoothing) + 0.5 * label_smoothing
         losses = _nn_loss.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits,
@@ -321,15 +328,10 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
     Example:
         >>> loss = tf.losses.softmax_cross_entropy(tf.one_hot(y, 10), logits)
     """
-    if onehot_labels is None:
-        raise ValueError("onehot_labels must not be None.")
-    if logits is None:
-        raise ValueError("logits must not be None.")
+    _check_given(onehot_labels=onehot_labels, logits=logits)
     with name_scope(scope, "softmax_cross_entropy_loss",
                     [logits, onehot_labels, weights]) as scope:
-        logits = _convert.convert_to_tensor(logits)
-        labels = _math_misc.cast(onehot_labels, logits.dtype)
-        _assert_compatible(logits, labels)
+        logits, labels = _logits_and_labels(logits, onehot_labels)
         if label_smoothing > 0:
             num_classes = _math_misc.cast(_array_shape.shape(labels)[-1], logits.dtype)
             labels = labels * (1.0 - label_smoothing) + label_smoothing / num_classes
@@ -356,10 +358,7 @@ def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
 
     As in TF1, ``labels`` (and ``weights``) of shape ``[batch, 1]`` are squeezed.
     """
-    if labels is None:
-        raise ValueError("labels must not be None.")
-    if logits is None:
-        raise ValueError("logits must not be None.")
+    _check_given(labels=labels, logits=logits)
     with name_scope(scope, "sparse_softmax_cross_entropy_loss",
                     [logits, labels, weights]) as scope:
         labels = _convert.convert_to_tensor(labels)

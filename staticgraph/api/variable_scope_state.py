@@ -161,18 +161,13 @@ class VariableScope:
                      use_resource=None, custom_getter=None, constraint=None,
                      synchronization=None, aggregation=None):
         """``var_store``'s variable ``<scope>/name``, with this scope's defaults."""
-        if regularizer is None:
-            regularizer = self._regularizer
-        if caching_device is None:
-            caching_device = self._caching_device
-        if partitioner is None:
-            partitioner = self._partitioner
-        if custom_getter is None:
-            custom_getter = self._custom_getter
-        if reuse is None:
-            reuse = self._reuse
-        if use_resource is None:
-            use_resource = self._use_resource
+        # arguments left None take this scope's defaults
+        regularizer = self._regularizer if regularizer is None else regularizer
+        caching_device = self._caching_device if caching_device is None else caching_device
+        partitioner = self._partitioner if partitioner is None else partitioner
+        custom_getter = self._custom_getter if custom_getter is None else custom_getter
+        reuse = self._reuse if reuse is None else reuse
+        use_resource = self._use_resource if use_resource is None else use_resource
         full_name = f"{self._name}/{name}" if self._name else name
         graph = get_default_graph()
         with graph.name_scope(None):  # variable names depend on variable scopes only

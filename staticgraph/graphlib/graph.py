@@ -12,7 +12,7 @@ from . import default_graph as _default_graph  # a cycle: default_graph builds G
 from .graph_def_export import graph_to_graph_def
 from .hooks import graph_summary
 from .operation import Operation
-from .tensor import Tensor
+from .tensor import Tensor, op_of
 from .tensor_shape import TensorShape
 from .user_frame import capture_user_frame, declaration_message, format_frame
 
@@ -379,10 +379,7 @@ class Graph:
             return
         ops = []
         for c in control_inputs:
-            if hasattr(c, "_as_graph_element"):
-                c = c._as_graph_element()
-            if isinstance(c, Tensor):
-                c = c.op
+            c = op_of(c)
             if not isinstance(c, Operation):
                 raise TypeError(f"Control input must be an Operation or Tensor: {c!r}")
             if c.graph is not self:

@@ -34,7 +34,7 @@ from .graph_def_export import graph_to_graph_def
 from .graph_def_format import FORMAT, VERSION, GraphDef, InvalidGraphDefError, malformed, short_repr
 from .hooks import variable_type
 from .operation import Operation
-from .tensor import Tensor
+from .tensor import Tensor, op_of
 
 __all__ = ["GraphDef", "InvalidGraphDefError", "graph_to_graph_def", "import_graph_def",
            "parse_graph_def", "variable_from_ops", "FORMAT", "VERSION"]
@@ -125,10 +125,7 @@ def _normalise_input_map(input_map, graph):
         if not isinstance(key, str):
             raise TypeError(f"input_map keys must be strings, got {key!r}.")
         if key.startswith("^"):
-            if hasattr(value, "_as_graph_element"):
-                value = value._as_graph_element()
-            if isinstance(value, Tensor):
-                value = value.op
+            value = op_of(value)
             if not isinstance(value, Operation):
                 raise TypeError(f"input_map[{key!r}] must be an Operation.")
             controls[key[1:]] = value

@@ -16,7 +16,8 @@ import numpy as np
 from .dtypes import DType
 from .graph_def_attrs import decode_shape, AttrDecoder
 from .graph_def_format import (FORMAT, MAX_ITEMS, MAX_OPS, MAX_OUTPUTS, VERSION,
-                               PRIVATE_COLLECTIONS, GraphDef, malformed, short_repr, parse_json)
+                               PRIVATE_COLLECTIONS, GraphDef, malformed, parse_json,
+                               reject_unknown_fields, short_repr)
 from .op_def import get_op_def
 from .tensor_shape import TensorShape
 from .traversal import CycleError, topological_order
@@ -45,9 +46,7 @@ def parse_graph_def(graph_def):
     else:
         raise TypeError(f"graph_def must be a GraphDef (or its dict / JSON text), got "
                         f"{type(graph_def).__name__}.")
-    unknown = set(data) - _GRAPH_KEYS
-    if unknown:
-        raise malformed(f"Unknown GraphDef field(s) {short_repr(sorted(unknown))}.")
+    reject_unknown_fields(data, _GRAPH_KEYS, "GraphDef")
     if data.get("format") != FORMAT:
         raise malformed(f"Not a staticgraph GraphDef: format is {short_repr(data.get('format'))}, "
                         f"expected {FORMAT!r}.")

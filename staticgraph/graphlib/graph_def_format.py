@@ -59,6 +59,14 @@ def malformed(message) -> InvalidGraphDefError:
     return InvalidGraphDefError(message)
 
 
+def reject_unknown_fields(data, known, what):
+    """InvalidGraphDefError naming the fields of the dict ``data`` not in ``known``
+    (``what`` names the description: ``"GraphDef"``)."""
+    unknown = set(data) - known
+    if unknown:
+        raise malformed(f"Unknown {what} field(s) {short_repr(sorted(unknown))}.")
+
+
 class GraphDef(dict):
     """A graph description: a JSON-serialisable dict plus ``tensors``, its large arrays.
 

@@ -5,10 +5,26 @@ from __future__ import annotations
 from .default_session import session_for
 from .tensor_shape import TensorShape, as_shape
 
-__all__ = ["Tensor"]
+__all__ = ["Tensor", "IdentityEquality", "op_of"]
 
 
-class Tensor:
+class IdentityEquality:
+    """Mixin of graph handles (``Tensor``, ``Variable``): hashable by identity and ``==``
+    is identity, as in TF1 graph mode, so they can key feed dicts and sets."""
+
+    __slots__ = ()
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+
+class Tensor(IdentityEquality):
     """One output of an op: its dtype and static shape, known while declaring.
 
     Tensors are hashable by identity and ``==`` is identity (as in TF1 graph mode),
@@ -69,15 +85,6 @@ class Tensor:
         """Run this tensor in ``session`` (default: the default session)."""
         return session_for(session, self.graph).run(self, feed_dict)
 
-    def __hash__(self):
-        return id(self)
-
-    def __eq__(self, other):
-        return self is other
-
-    def __ne__(self, other):
-        return self is not other
-
     def __bool__(self):
         raise TypeError("Using a `tf.Tensor` as a Python `bool` is not allowed. Use `if t is "
                         "not None:` instead of `if t:` to test if a tensor is defined, and use "
@@ -98,3 +105,12 @@ class Tensor:
 
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
+
+
+def op_of(x):
+    """The op ``x`` stands for: a Tensor's producer, a Variable's ``VariableV2`` op (any
+    object with ``_as_graph_element``), anything else unchanged (callers check it is an
+    Operation)."""
+    if hasattr(x, "_as_graph_element"):
+        x = x._as_graph_element()
+    return x.op if isinstance(x, Tensor) else x

@@ -76,28 +76,17 @@ def reachable_ops(elements, fed=(), *, fed_ops_run=False) -> set:
                 stack.append(e.op)
         elif not (fed_ops_run and fed and all_outputs_fed(e, fed)):
             stack.append(e)
-    if not fed:   # the usual case of a whole program: no id probes
-        while stack:
-            op = stack.pop()
-            if op in needed:
-                continue
-            needed.add(op)
-            for t in op.inputs:
-                if t.op not in needed:
-                    stack.append(t.op)
-            if op.control_inputs:
-                stack.extend(op.control_inputs)
-        return needed
     while stack:
         op = stack.pop()
         if op in needed:
             continue
         needed.add(op)
         for t in op.inputs:
-            if id(t) not in fed and t.op not in needed:
+            # ``not fed`` first: the usual whole program feeds nothing, no id probes
+            if (not fed or id(t) not in fed) and t.op not in needed:
                 stack.append(t.op)
         if op.control_inputs:
-            if fed_ops_run:
+            if fed_ops_run and fed:
                 stack.extend(c for c in op.control_inputs if not all_outputs_fed(c, fed))
             else:
                 stack.extend(op.control_inputs)

@@ -50,6 +50,13 @@ def require_rank(t, rank, arg="x"):
                          f"(shape {t.shape.as_proto_string()})")
 
 
+def require_index_vector(t, arg="x"):
+    """TypeError unless ``t`` is int32/int64; ValueError when its rank is known and not 1
+    (shapes, axes and sizes given as tensors)."""
+    require_dtype(t, INDEX, arg)
+    require_rank(t, 1, arg)
+
+
 def require_rank_at_least(t, rank, arg="x"):
     """ValueError when the rank of tensor ``t`` is known and below ``rank``."""
     r = t.shape.rank

@@ -29,8 +29,6 @@ matched (new ops first, then the replacements), so the pass is linear in graph s
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..graphlib import dtypes
 from ..ops.fused import fused_ops as _fused_ops
 from ..ops.math import elementwise as _elementwise
@@ -42,12 +40,6 @@ _FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 _INTS = (dtypes.int32, dtypes.int64)
 _NAMES_SHOWN = 8
 
-# The nn family's ReLUs, whose definitions do not state their ufunc steps yet (their
-# kernels: np.maximum(x, 0), then np.minimum(., 6)); a definition's own ufunc_steps win.
-_NN_STEPS = {
-    "Relu": ((np.maximum, (0, ("const", 0))),),
-    "Relu6": ((np.maximum, (0, ("const", 0))), (np.minimum, ("prev", ("const", 6)))),
-}
 _RULES = {}  # op definition -> its rule (None: not fusable), computed once
 
 
@@ -64,8 +56,6 @@ def elementwise_rule(op_def):
         pass
     steps = _elementwise.ufunc_steps(op_def)
     ints = bool(getattr(op_def, "ufunc_for_ints", False))
-    if steps is None and op_def.type in _NN_STEPS:
-        steps, ints = _NN_STEPS[op_def.type], True
     rule = None
     if steps:
         rule = tuple((ufunc.__name__, operands) for ufunc, operands in steps), ints

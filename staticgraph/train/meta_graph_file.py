@@ -17,7 +17,8 @@ import os
 from ..export.graph_file import read_description, write_description
 from ..graphlib import get_default_graph
 from ..graphlib.graph_def_export import graph_to_graph_def, split_large_arrays
-from ..graphlib.graph_def_format import GraphDef, InvalidGraphDefError, short_repr
+from ..graphlib.graph_def_format import (GraphDef, InvalidGraphDefError, reject_unknown_fields,
+                                         short_repr)
 from ..version import __version__
 
 __all__ = ["MetaGraphDef", "export_meta_graph", "read_meta_graph", "FORMAT", "VERSION"]
@@ -132,9 +133,7 @@ def read_meta_graph(meta_graph_or_file, max_bytes):
     else:
         raise TypeError("meta_graph_or_file must be a MetaGraphDef or a file name, got "
                         f"{type(meta_graph_or_file).__name__}.")
-    unknown = set(data) - _KEYS
-    if unknown:
-        raise InvalidGraphDefError(f"Unknown meta graph field(s) {short_repr(sorted(unknown))}.")
+    reject_unknown_fields(data, _KEYS, "meta graph")
     if data.get("format") != FORMAT:
         raise InvalidGraphDefError(f"Not a staticgraph meta graph: format is "
                                    f"{short_repr(data.get('format'))}.")

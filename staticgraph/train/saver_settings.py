@@ -8,8 +8,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from ..graphlib import Tensor
-from ..ops.state.variables import Variable
+from ..ops.state.variables import storage_tensor
 
 __all__ = ["SaverDef", "checked_max_to_keep", "checked_hours", "variable_tensor",
            "variables_by_checkpoint_name"]
@@ -82,11 +81,10 @@ def checked_hours(value, where):
 
 def variable_tensor(var):
     """The ``VariableV2`` output tensor of a Variable (or of a variable tensor)."""
-    if isinstance(var, Variable):
-        return var._variable
-    if isinstance(var, Tensor) and getattr(var.op.op_def, "is_variable", False):
-        return var
-    raise TypeError(f"Variable to save is not a Variable: {var!r}")
+    tensor = storage_tensor(var)
+    if tensor is None:
+        raise TypeError(f"Variable to save is not a Variable: {var!r}")
+    return tensor
 
 
 def variables_by_checkpoint_name(var_list):

@@ -1,29 +1,22 @@
 """export.to_networkx: nodes, edges and their attributes for a small hand-built graph."""
 
-import sys
-
 import pytest
 
 import staticgraph as tf
 
+from ..helpers import caller_line
+
 nx = pytest.importorskip("networkx")
 
 
-def _line():
-    return sys._getframe(1).f_lineno
-
-
-@pytest.fixture(autouse=True)
-def g():
-    with tf.Graph().as_default() as graph:
-        yield graph
+pytestmark = pytest.mark.usefixtures("g")  # every test on a fresh default graph (conftest)
 
 
 def training_step():
     """x -> MatMul(w) -> Tanh -> loss, its gradients and the update of w."""
     x = tf.placeholder(tf.float32, [None, 3], name="x")
     w = tf.Variable(tf.ones([3, 1]), name="w")
-    line = _line() + 2
+    line = caller_line() + 2
     with tf.name_scope("layer"):
         h = tf.tanh(tf.matmul(x, w))
     loss = tf.reduce_sum(h, name="loss")
@@ -31,7 +24,7 @@ def training_step():
     return x, w, h, loss, train, line
 
 
-def test_nodes_carry_type_scope_outputs_device_role_and_user_line():
+def test_nodes_carry_type_scope_outputs_device_role_and_usercaller_line():
     x, w, h, loss, train, line = training_step()
     graph = tf.export.to_networkx([train, loss])
     assert list(graph.nodes) == [op.name for op in tf.get_default_graph().get_operations()

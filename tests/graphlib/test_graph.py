@@ -2,7 +2,6 @@
 dependencies, devices, finalize, the default-graph stack and mixing graphs."""
 
 import contextvars
-import sys
 import threading
 
 import numpy as np
@@ -11,16 +10,7 @@ import pytest
 import staticgraph as tf
 from staticgraph.graphlib import Graph, GraphKeys, Operation, Tensor
 
-
-def _line():
-    return sys._getframe(1).f_lineno
-
-
-@pytest.fixture
-def g():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
+from ..helpers import caller_line
 
 
 def test_ops_in_creation_order_and_unique_names(g):
@@ -277,7 +267,7 @@ def test_mixing_graphs_names_both():
 
 
 def test_op_records_user_frame(g):
-    x = tf.placeholder(tf.float32, name="x"); line = _line()  # noqa: E702
+    x = tf.placeholder(tf.float32, name="x"); line = caller_line()  # noqa: E702
     assert x.op.traceback.filename == __file__
     assert x.op.traceback.lineno == line
     assert x.op.user_location == f"{__file__}:{line}"
@@ -285,7 +275,7 @@ def test_op_records_user_frame(g):
 
 def test_composite_functions_record_the_user_frame(g):
     c = tf.constant(1.0)
-    line = _line() + 1
+    line = caller_line() + 1
     out = tf.tuple([c])[0]
     assert out.op.type == "Identity" and out.op.traceback.lineno == line
     assert all(op.traceback.filename == __file__ for op in g.get_operations())
@@ -294,7 +284,7 @@ def test_composite_functions_record_the_user_frame(g):
 def test_declaration_errors_name_the_user_line(g):
     a = tf.placeholder(tf.float32, [2, 3])
     b = tf.placeholder(tf.float32, [4])
-    line = _line() + 2
+    line = caller_line() + 2
     with pytest.raises(ValueError) as info:
         tf.add(a, b, name="bad_add")
     msg = str(info.value)
@@ -347,14 +337,16 @@ def test_tensor_attributes(g):
         np.asarray(x)
 
 
-def test_graph_repr_and_seed(g):
+def test_graph_repr_and_seed():
+    g = tf.Graph()  # created here: its repr names this file
     assert f"#{g._id}" in repr(g) and f"{__file__}:" in repr(g)
-    tf.set_random_seed(5)
-    assert g.seed == 5
-    assert tf.get_seed(None)[0] == 5 and tf.get_seed(7) == (5, 7)
-    tf.set_random_seed(None)
-    assert tf.get_seed(None) == (None, None)
-    assert tf.get_seed(3) == (tf.graphlib.DEFAULT_GRAPH_SEED, 3)
+    with g.as_default():
+        tf.set_random_seed(5)
+        assert g.seed == 5
+        assert tf.get_seed(None)[0] == 5 and tf.get_seed(7) == (5, 7)
+        tf.set_random_seed(None)
+        assert tf.get_seed(None) == (None, None)
+        assert tf.get_seed(3) == (tf.graphlib.DEFAULT_GRAPH_SEED, 3)
 
 
 def test_graph_is_not_shadowed_by_stdlib():

@@ -12,10 +12,7 @@ from staticgraph.graphlib.traversal import (CycleError, all_outputs_fed, creatio
                                             topological_order)
 
 
-@pytest.fixture(autouse=True)
-def g():
-    with tf.Graph().as_default() as graph:
-        yield graph
+pytestmark = pytest.mark.usefixtures("g")  # every test on a fresh default graph (conftest)
 
 
 def names(ops):

@@ -6,11 +6,7 @@ import pytest
 import staticgraph as tf
 
 
-@pytest.fixture(autouse=True)
-def g():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
+pytestmark = pytest.mark.usefixtures("g")  # every test on a fresh default graph (conftest)
 
 
 def value_of(t):

@@ -7,7 +7,8 @@ checked here on every case of ``tests/ops/cases``:
   MatMul's transposes chosen once): it must give ``compute``'s results;
 * the ufunc steps the fusion pass fuses (an elementwise op's ``ufunc_steps``, read by
   :func:`staticgraph.optimizer.fusion.elementwise_rule`): for the dtypes the pass fuses,
-  they must give ``compute``'s results bit for bit.
+  they must give ``compute``'s results bit for bit; so must the in-place kernel a fused
+  op applies as its activation (:func:`staticgraph.ops.math.elementwise.in_place_kernel`).
 
 The op inputs are the values the case's graph feeds the op (computed by a session
 that rewrites nothing), so ops inside composite cases are checked too.
@@ -39,6 +40,8 @@ def _specialized(op_type):
 SPECIALIZED = frozenset(t for t in registered_types() if _specialized(t))
 FUSABLE = frozenset(t for t in registered_types()
                     if fusion.elementwise_rule(get_op_def(t)) is not None)
+IN_PLACE = frozenset(t for t in registered_types()
+                    if isinstance(get_op_def(t), elementwise.ElementwiseOp))
 FUSED_FLOATS = ("float16", "float32", "float64")
 FUSED_INTS = ("int32", "int64")
 
@@ -120,6 +123,19 @@ def test_fusion_steps_compute_the_kernel_bitwise(case):
         _assert_same(fused, one, True, f"{op.type} {op.name} ({dtype})")
 
 
+@pytest.mark.parametrize("case", [c for c in CASES if c.op_type in IN_PLACE],
+                         ids=lambda c: c.test_id)
+def test_in_place_kernels_compute_the_kernel_bitwise(case):
+    for op, values in _op_inputs(case, IN_PLACE):
+        if len(values) != 1 or np.asarray(values[0]).dtype != op.outputs[0].dtype.np_dtype:
+            continue  # one input of the output's dtype: what a fused activation gets
+        x = np.array(values[0], copy=True)
+        kernel = elementwise.in_place_kernel(op.op_def, x.dtype, dict(op.attrs))
+        fused = _outcome(kernel, [x])
+        one = _outcome(functools.partial(op.op_def.compute, **op.attrs), [x])
+        _assert_same(fused, one, True, f"{op.type} {op.name} ({x.dtype})")
+
+
 def _run_steps(steps, *values):
     """The fused computation of one op: its ufunc steps in order."""
     dtype = values[0].dtype
@@ -137,3 +153,28 @@ def test_every_fusion_step_lowers_to_onnx():
     for op_type in FUSABLE:
         for name, _ in fusion.elementwise_rule(get_op_def(op_type))[0]:
             assert elementwise.op_def_of_ufunc(getattr(np, name)) is not None, (op_type, name)
+
+
+def test_compute_is_derived_from_compute_in_place():
+    """An op stating ``compute_in_place`` has one kernel: ``compute`` runs it on a copy."""
+    class Halve(elementwise.ElementwiseOp):
+        @staticmethod
+        def compute_in_place(x):
+            return np.multiply(x, x.dtype.type(0.5), out=x)
+
+    x = np.array([1.0, -3.0], np.float32)
+    np.testing.assert_array_equal(Halve.compute(x), [0.5, -1.5])
+    np.testing.assert_array_equal(x, [1.0, -3.0])   # the input is left alone
+    assert elementwise.in_place_kernel(Halve(), np.float32)(x) is x
+    with pytest.raises(TypeError, match="derived from compute_in_place"):
+        class Both(elementwise.ElementwiseOp):  # noqa: F841 - the definition raises
+            compute_in_place = staticmethod(lambda x: x)
+            compute = staticmethod(lambda x: x)
+
+
+def test_ufunc_steps_run_in_the_fused_buffer():
+    """Relu6's steps (max, then min) write into the buffer they are given."""
+    x = np.array([-2.0, 3.0, 9.0], np.float32)
+    kernel = elementwise.in_place_kernel(get_op_def("Relu6"), np.float32)
+    assert kernel(x) is x
+    np.testing.assert_array_equal(x, [0.0, 3.0, 6.0])

@@ -10,11 +10,7 @@ import staticgraph as tf
 from ..helpers import run
 
 
-@pytest.fixture(autouse=True)
-def g():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
+pytestmark = pytest.mark.usefixtures("g")  # every test on a fresh default graph (conftest)
 
 
 X = np.array([[1.5, -2.0], [3.0, 4.5]], np.float32)

@@ -1,7 +1,5 @@
 """Prune, constant folding, CSE and the report: what the copy looks like, what it computes."""
 
-import sys
-
 import numpy as np
 import pytest
 
@@ -9,16 +7,12 @@ import staticgraph as tf
 from staticgraph import errors
 from staticgraph.optimizer import Report, constant_folding, optimize_signature
 
+from ..helpers import caller_line
 from .graph_strategies import assert_user_lines, snapshot
 
 
 def _types(working):
     return [op.type for op in working.ops()]
-
-
-def _line():
-    """The caller's line number."""
-    return sys._getframe(1).f_lineno
 
 
 def _run(graph, fetches, feed=None, level=2, init=None):
@@ -219,7 +213,7 @@ def test_run_time_error_after_rewrites_names_the_user_op():
     g = tf.Graph()
     with g.as_default():
         x = tf.placeholder(tf.float32, [None])
-        line = _line() + 1
+        line = caller_line() + 1
         y = tf.reshape(tf.identity(x) * 1.0, [4], name="to_four")
     for level in (0, 1, 2):
         with tf.Session(graph=g, optimizer_level=level) as sess:
@@ -399,9 +393,9 @@ def _report_graph():
     g = tf.Graph()
     with g.as_default():
         x = tf.placeholder(tf.float32, [2], name="x")
-        fold_line = _line() + 1
+        fold_line = caller_line() + 1
         c = tf.constant(2.0) * tf.constant(3.0)
-        cse_line = _line() + 1
+        cse_line = caller_line() + 1
         y = tf.tanh(x * c) + tf.tanh(x * c)
         tf.exp(x, name="unused")
     return g, x, y, fold_line, cse_line

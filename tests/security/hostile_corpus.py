@@ -20,6 +20,8 @@ import struct
 import numpy as np
 
 import staticgraph as tf
+# protobuf wire format for the hand-encoded ONNX models below
+from staticgraph.ops.summary.encode import length_delimited_field as _field, varint as _varint
 
 ANY = "any"        # loading may succeed or fail, but only with a typed error
 ERROR = "error"    # loading must fail with a typed error
@@ -479,20 +481,6 @@ def _onnx_cases(valid, d):
     cases.append(Case("chain_20k_nodes", "show", _write(p("chain"), chain.SerializeToString()),
                       OK))
     return cases
-
-
-def _varint(n) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _field(number, payload: bytes) -> bytes:
-    """A length-delimited protobuf field."""
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
 def _nested_if_model(depth) -> bytes:

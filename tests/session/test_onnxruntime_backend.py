@@ -16,13 +16,6 @@ from staticgraph.session import ort_device
 from staticgraph.session.ort_device import DeviceFallbackWarning
 
 
-@pytest.fixture
-def g():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
-
-
 def _sgd_graph():
     x = tf.placeholder(tf.float32, [None, 3], name="x")
     w = tf.Variable(np.arange(6, dtype=np.float32).reshape(3, 2) / 10, name="w")

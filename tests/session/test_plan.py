@@ -12,13 +12,6 @@ from staticgraph.session import session as session_module
 
 
 @pytest.fixture
-def g():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
-
-
-@pytest.fixture
 def compile_count(monkeypatch):
     calls = []
     real = session_module.Session._new_plan

@@ -11,13 +11,6 @@ import staticgraph as tf
 pytestmark = pytest.mark.usefixtures("backend")  # numpy and onnxruntime (conftest)
 
 
-@pytest.fixture
-def g():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
-
-
 def _counter(name="counter"):
     """A variable and an op that adds 1 to it: proves whether an op ran."""
     v = tf.Variable(0, name=name)

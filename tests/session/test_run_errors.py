@@ -1,26 +1,15 @@
 """Errors while running: checked before any kernel runs, with messages that say what was
 expected and what came; kernel failures become OpErrors naming the op and the user's line."""
 
-import sys
-
 import numpy as np
 import pytest
 
 import staticgraph as tf
 from staticgraph import errors
 
+from ..helpers import caller_line
+
 pytestmark = pytest.mark.usefixtures("backend")  # numpy and onnxruntime (conftest)
-
-
-def _line():
-    return sys._getframe(1).f_lineno
-
-
-@pytest.fixture
-def g():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
 
 
 @pytest.fixture
@@ -36,7 +25,7 @@ def counted(g):
 
 def test_feed_of_wrong_shape_is_value_error_before_kernels(counted):
     v, inc, sess = counted
-    x = tf.placeholder(tf.float32, [None, 3], name="x"); line = _line()  # noqa: E702
+    x = tf.placeholder(tf.float32, [None, 3], name="x"); line = caller_line()  # noqa: E702
     y = tf.add(x, 1.0)
     with pytest.raises(ValueError) as info:
         sess.run([inc, y], {x: np.zeros((2, 4), np.float32)})
@@ -117,7 +106,7 @@ def test_same_tensor_fed_twice(counted):
 
 def test_unfed_placeholder_is_invalid_argument_before_kernels(counted):
     v, inc, sess = counted
-    x = tf.placeholder(tf.float32, [None, 784], name="images"); line = _line()  # noqa: E702
+    x = tf.placeholder(tf.float32, [None, 784], name="images"); line = caller_line()  # noqa: E702
     y = tf.add(x, 1.0)
     with pytest.raises(errors.InvalidArgumentError) as info:
         sess.run([inc, y])
@@ -133,7 +122,7 @@ def test_unfed_placeholder_is_invalid_argument_before_kernels(counted):
 
 def test_uninitialized_variable_before_kernels(counted):
     v, inc, sess = counted
-    w = tf.Variable(np.ones(2, np.float32), name="weights"); line = _line()  # noqa: E702
+    w = tf.Variable(np.ones(2, np.float32), name="weights"); line = caller_line()  # noqa: E702
     u = tf.Variable(0.0, name="unused_too")
     out = tf.add(w, 1.0)
     with pytest.raises(errors.FailedPreconditionError) as info:
@@ -185,7 +174,7 @@ def test_fetch_errors(g):
 def test_kernel_error_becomes_op_error_naming_op_and_user_line(g, backend):
     a = tf.placeholder(tf.float32, None, name="a")
     b = tf.placeholder(tf.float32, None, name="b")
-    total = tf.add(a, b, name="total"); line = _line()  # noqa: E702
+    total = tf.add(a, b, name="total"); line = caller_line()  # noqa: E702
     out = tf.multiply(total, 2.0)
     with tf.Session() as sess:
         with pytest.raises(errors.InvalidArgumentError) as info:
@@ -203,7 +192,7 @@ def test_kernel_error_becomes_op_error_naming_op_and_user_line(g, backend):
 def test_runtime_shape_error_in_assign_add(g):
     v = tf.Variable(np.zeros(3, np.float32), name="v")
     delta = tf.placeholder(tf.float32, None, name="delta")
-    upd = tf.assign_add(v, delta); line = _line()  # noqa: E702
+    upd = tf.assign_add(v, delta); line = caller_line()  # noqa: E702
     with tf.Session() as sess:
         sess.run(v.initializer)
         with pytest.raises(errors.InvalidArgumentError) as info:
@@ -236,7 +225,7 @@ def test_integer_division_by_a_fed_zero_names_the_op(g, fn, op_type):
     # TF1: integer division by zero is an InvalidArgumentError ("Integer division by zero")
     x = tf.placeholder(tf.int32, [3], name="x")
     y = tf.placeholder(tf.int32, [3], name="y")
-    q = fn(x, y); line = _line()  # noqa: E702
+    q = fn(x, y); line = caller_line()  # noqa: E702
     out = q * 2
     with tf.Session() as sess:
         ok = sess.run(out, {x: np.array([7, -7, 8], np.int32), y: np.array([2, 2, 3], np.int32)})
@@ -255,7 +244,7 @@ def test_integer_division_by_a_fed_zero_names_the_op(g, fn, op_type):
 
 def test_integer_division_by_a_constant_zero_fails_at_run_like_numpy(g):
     x = tf.placeholder(tf.int64, [2], name="x")
-    q = tf.floordiv(x, tf.constant(np.array([1, 0], np.int64))); line = _line()  # noqa: E702
+    q = tf.floordiv(x, tf.constant(np.array([1, 0], np.int64))); line = caller_line()  # noqa: E702
     with tf.Session() as sess:
         call = sess.make_callable(q, [x])  # compiles: the failure belongs to the run
         for run in (lambda: call(np.array([4, 5])), lambda: sess.run(q, {x: [4, 5]})):

@@ -11,13 +11,6 @@ from staticgraph.session.backends import BACKENDS, NumpyBackend, numpy_plan
 from staticgraph.session.schedule import Schedule, Step
 
 
-@pytest.fixture
-def g():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
-
-
 def _schedule(graph, fetches, feeds=(), level=0):
     return Schedule.for_signature(graph, fetches, feeds, level)
 

@@ -29,6 +29,16 @@ def _fresh_graph():
         yield g
 
 
+def _fit(train, loss, feed, steps, also=()):
+    """Initialize, run ``train`` ``steps`` times: ``(loss before, [loss after, *also])``."""
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        first = sess.run(loss, feed)
+        for _ in range(steps):
+            sess.run(train, feed)
+        return first, sess.run([loss, *also], feed)
+
+
 @pytest.mark.parametrize("kind", sorted(OPTIMIZERS))
 def test_linear_regression(kind):
     x = tf.placeholder(tf.float32, [None, 4], name="x")
@@ -38,14 +48,8 @@ def test_linear_regression(kind):
     loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
     step = tf.train.get_or_create_global_step()
     train = OPTIMIZERS[kind]().minimize(loss, global_step=step)
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        feed = {x: X, y: Y}
-        first = sess.run(loss, feed)
-        for _ in range(100):
-            sess.run(train, feed)
-        last = sess.run(loss, feed)
-        assert sess.run(step) == 100
+    first, (last, steps_done) = _fit(train, loss, {x: X, y: Y}, 100, [step])
+    assert steps_done == 100
     assert np.isfinite(last) and last < 0.05 * first, (first, last)
 
 
@@ -65,12 +69,6 @@ def test_classifier_with_decay_and_clipping():
     grads, variables = zip(*opt.compute_gradients(loss))
     clipped, norm = tf.clip_by_global_norm(grads, 5.0)
     train = opt.apply_gradients(zip(clipped, variables), global_step=step)
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        feed = {x: X, labels: LABELS}
-        first = sess.run(loss, feed)
-        for _ in range(150):
-            sess.run(train, feed)
-        last, n = sess.run([loss, norm], feed)
+    first, (last, n) = _fit(train, loss, {x: X, labels: LABELS}, 150, [norm])
     assert np.isfinite(n)
     assert last < 0.5 * first, (first, last)

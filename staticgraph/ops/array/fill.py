@@ -22,7 +22,7 @@ from ..convert import (constant, convert_same_dtype, convert_to_tensor, is_tenso
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
 from .shape_args import fold, int_list, shape_tensor
-from ..shape_rules import FLOATS, INDEX, require_dtype, require_rank, same_as
+from ..shape_rules import FLOATS, INDEX, require_dtype, require_index_vector, require_rank, same_as
 from ..static_value import constant_value, constant_value_as_shape
 
 __all__ = ["fill", "zeros", "ones", "zeros_like", "ones_like", "range", "linspace",
@@ -37,8 +37,7 @@ class Fill(OpDef):
     """A tensor of shape ``dims`` (1-D int tensor) filled with the scalar ``value``."""
 
     def infer(self, dims, value):
-        require_dtype(dims, INDEX, "dims")
-        require_rank(dims, 1, "dims")
+        require_index_vector(dims, "dims")
         require_rank(value, 0, "value")
         v = constant_value(dims)
         if v is not None and (np.asarray(v) < 0).any():

@@ -66,29 +66,6 @@ def _check_mirror(d, before, after, mode):
                          f"{after} greater than {d}")
 
 
-def _pad_grad(op, dy):
-    """``dy`` without the padded borders: the slice of ``dy`` where the input sits."""
-    x, paddings = op.inputs[:2]
-    p = constant_value(paddings)
-    if p is not None and x.shape.is_fully_defined():
-        dtype = paddings.dtype.np_dtype
-        begin = np.reshape(p, (-1, 2))[:, 0].astype(dtype)
-        dx = _array_slice.slice(dy, begin, np.array(x.shape.raw, dtype))
-    else:
-        begin = _array_slice.strided_slice(paddings, [0, 0], [0, 1], [1, 1], begin_mask=1,
-                                           end_mask=1, shrink_axis_mask=2)
-        dx = _array_slice.slice(dy, begin, _array_shape.shape(x, out_type=paddings.dtype))
-        dx.set_shape(x.shape)
-    return [dx] + [None] * (len(op.inputs) - 1)
-
-
-def _pad_onnx(self, ctx, op, x, paddings, constant_values=None):
-    if op.inputs[0].shape.rank == 0:
-        return ctx.node("Identity", [x])
-    pads = _onnx.onnx_pads(ctx, op.inputs[1], paddings)
-    return _onnx.pad_node(ctx, x, pads, constant_values, op.inputs[0].dtype)
-
-
 def _pad_pairs(x, paddings):
     p = np.asarray(paddings).astype(np.int64)
     if p.shape != (x.ndim, 2):
@@ -106,8 +83,37 @@ def _pad_constant(x, paddings, value):
     return out
 
 
+class _ConstantPad(OpDef):
+    """Base of Pad and PadV2: the gradient (the slice of ``dy`` where the input sits)
+    and the ONNX lowering they share."""
+
+    def static_value(self, op):
+        return fold(op)
+
+    def grad(self, op, dy):
+        # TF1: the slice of dy for the input, None for paddings (and constant_values).
+        x, paddings = op.inputs[:2]
+        p = constant_value(paddings)
+        if p is not None and x.shape.is_fully_defined():
+            dtype = paddings.dtype.np_dtype
+            begin = np.reshape(p, (-1, 2))[:, 0].astype(dtype)
+            dx = _array_slice.slice(dy, begin, np.array(x.shape.raw, dtype))
+        else:
+            begin = _array_slice.strided_slice(paddings, [0, 0], [0, 1], [1, 1], begin_mask=1,
+                                               end_mask=1, shrink_axis_mask=2)
+            dx = _array_slice.slice(dy, begin, _array_shape.shape(x, out_type=paddings.dtype))
+            dx.set_shape(x.shape)
+        return [dx] + [None] * (len(op.inputs) - 1)
+
+    def onnx(self, ctx, op, x, paddings, constant_values=None):
+        if op.inputs[0].shape.rank == 0:
+            return ctx.node("Identity", [x])
+        pads = _onnx.onnx_pads(ctx, op.inputs[1], paddings)
+        return _onnx.pad_node(ctx, x, pads, constant_values, op.inputs[0].dtype)
+
+
 @register
-class Pad(OpDef):
+class Pad(_ConstantPad):
     """``x`` padded with zeros: ``paddings[i] = [before_i, after_i]`` (an int matrix)."""
 
     def infer(self, x, paddings):
@@ -117,15 +123,9 @@ class Pad(OpDef):
     def compute(x, paddings):
         return _pad_constant(x, paddings, 0)
 
-    def static_value(self, op):
-        return fold(op)
-
-    grad = staticmethod(_pad_grad)
-    onnx = _pad_onnx
-
 
 @register
-class PadV2(OpDef):
+class PadV2(_ConstantPad):
     """``x`` padded with the scalar ``constant_values``."""
 
     def infer(self, x, paddings, constant_values):
@@ -139,13 +139,6 @@ class PadV2(OpDef):
     @staticmethod
     def compute(x, paddings, constant_values):
         return _pad_constant(x, paddings, constant_values)
-
-    def static_value(self, op):
-        return fold(op)
-
-    # TF1: the slice of dy for the input, None for constant_values.
-    grad = staticmethod(_pad_grad)
-    onnx = _pad_onnx
 
 
 @register

@@ -20,7 +20,7 @@ from ..convert import constant, convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
 from .shape_args import fold, int_list, shape_entries, shape_tensor
-from ..shape_rules import INDEX, require_dtype, require_rank
+from ..shape_rules import INDEX, require_index_vector
 from ..static_value import constant_value
 
 __all__ = ["reshape", "transpose", "shape", "size", "rank", "invert_permutation"]
@@ -130,8 +130,7 @@ class Reshape(OpDef):
     returns_view = (0,)
 
     def infer(self, tensor, shape):
-        require_dtype(shape, INDEX, "shape")
-        require_rank(shape, 1, "shape")
+        require_index_vector(shape, "shape")
         return Spec(tensor.dtype, _reshape_static(tensor, shape_entries(shape, tensor)))
 
     compute = staticmethod(_reshape_kernel)
@@ -173,8 +172,7 @@ class Transpose(OpDef):
     returns_view = (0,)
 
     def infer(self, x, perm):
-        require_dtype(perm, INDEX, "perm")
-        require_rank(perm, 1, "perm")
+        require_index_vector(perm, "perm")
         rank = x.shape.rank
         p = constant_value(perm)
         if p is None:
@@ -254,8 +252,7 @@ class InvertPermutation(OpDef):
     differentiable = False
 
     def infer(self, x):
-        require_dtype(x, INDEX, "x")
-        require_rank(x, 1, "x")
+        require_index_vector(x, "x")
         v = constant_value(x)
         if v is not None:
             _check_permutation(int_list(v))

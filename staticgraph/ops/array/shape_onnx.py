@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import onnx_support
 from .shape_args import shape_entries
 from ..static_value import constant_value
 
@@ -22,10 +23,6 @@ __all__ = []
 
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
-
-# onnxruntime's CPU Pad has no int16/uint16 kernel: those compute in int32
-PAD_TYPES = ("int32", "float32", "float64", "float16", "int64", "int8", "uint8", "bool",
-             "uint32", "uint64", "string")
 
 _NUMPY = {
     "Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.floor_divide,
@@ -106,11 +103,13 @@ def pair_values(ctx, paddings_t, paddings, rank):
 
 
 def pad_node(ctx, x, pads, value, dtype, mode=None):
-    """``Pad(x, pads, value)``; dtypes without a Pad kernel pad in int32."""
-    if dtype.name in PAD_TYPES:
+    """``Pad(x, pads, value)``; dtypes without a Pad kernel pad in a wider one
+    (:func:`~staticgraph.ops.onnx_support.work_dtype`: int16 in int32)."""
+    work = onnx_support.work_dtype("Pad", dtype)
+    if work == dtype.name:
         return ctx.node("Pad", [x, pads, value], mode=mode)
-    value = ctx.cast(value, np.int32) if value else None
-    out = ctx.node("Pad", [ctx.cast(x, np.int32), pads, value], mode=mode)
+    value = ctx.cast(value, work) if value else None
+    out = ctx.node("Pad", [ctx.cast(x, work), pads, value], mode=mode)
     return ctx.cast(out, dtype)
 
 

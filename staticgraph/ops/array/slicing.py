@@ -22,7 +22,8 @@ from ..convert import convert_same_dtype, convert_to_tensor, is_tensor_like
 from .index_args import FoldableOpDef
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import INDEX, check_same_dtype, require_dtype, require_rank, unknown
+from ..shape_rules import (INDEX, check_same_dtype, require_dtype, require_index_vector,
+                           require_rank, unknown)
 from ..static_value import constant_value, constant_value_as_shape
 
 __all__ = ["slice", "strided_slice"]
@@ -359,8 +360,7 @@ class Slice(FoldableOpDef):
 
     def infer(self, x, begin, size):
         check_same_dtype(begin, size, names=("begin", "size"))
-        require_dtype(begin, INDEX, "begin")
-        require_rank(begin, 1, "begin")
+        require_index_vector(begin, "begin")
         require_rank(size, 1, "size")
         n = _vector_length(begin, size)
         rank = x.shape.rank

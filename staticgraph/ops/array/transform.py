@@ -21,10 +21,11 @@ from . import shape_onnx as _onnx
 from ..math import broadcast_grad as _broadcast_grad
 from ..math import reduction as _reduction
 from ..convert import convert_to_tensor
+from ..core.basic_ops import PassThrough
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
 from .shape_args import fold, int_list, shape_tensor
-from ..shape_rules import INDEX, require_dtype, require_rank, same_as
+from ..shape_rules import require_index_vector, same_as
 from ..static_value import constant_value, constant_value_as_shape
 
 __all__ = ["stop_gradient", "broadcast_to", "tile", "reverse", "reverse_v2", "meshgrid"]
@@ -32,23 +33,11 @@ __all__ = ["stop_gradient", "broadcast_to", "tile", "reverse", "reverse_v2", "me
 
 # ------------------------------------------------------------- misc shape ops
 @register
-class StopGradient(OpDef):
+class StopGradient(PassThrough):
     """Its input unchanged; gradients do not flow through it."""
-
-    returns_view = (0,)
-
-    def infer(self, x):
-        return same_as(x)
-
-    @staticmethod
-    def compute(x):
-        return x
 
     def grad(self, op, dy):
         return [None]  # TF1: NotDifferentiable, tf.gradients gives None
-
-    def onnx(self, ctx, op, x):
-        return ctx.node("Identity", [x])
 
 
 def stop_gradient(input, name=None):  # noqa: A002 - TF1's keyword
@@ -63,8 +52,7 @@ class BroadcastTo(OpDef):
     returns_view = (0,)
 
     def infer(self, x, shape):
-        require_dtype(shape, INDEX, "shape")
-        require_rank(shape, 1, "shape")
+        require_index_vector(shape, "shape")
         v = constant_value(shape)
         if v is not None and (np.asarray(v) < 0).any():
             raise ValueError(f"broadcast_to shape must be non-negative, got {int_list(v)}")
@@ -122,8 +110,7 @@ class Tile(OpDef):
     """``x`` repeated ``multiples[i]`` times along dimension ``i``."""
 
     def infer(self, x, multiples):
-        require_dtype(multiples, INDEX, "multiples")
-        require_rank(multiples, 1, "multiples")
+        require_index_vector(multiples, "multiples")
         v = constant_value(multiples)
         if v is not None:
             for i, m in enumerate(int_list(v)):
@@ -211,8 +198,7 @@ class ReverseV2(OpDef):
     returns_view = (0,)
 
     def infer(self, x, axis):
-        require_dtype(axis, INDEX, "axis")
-        require_rank(axis, 1, "axis")
+        require_index_vector(axis, "axis")
         v = constant_value(axis)
         r = x.shape.rank
         if v is not None and r is not None:

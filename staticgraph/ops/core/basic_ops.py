@@ -62,33 +62,10 @@ class Placeholder(OpDef):
                         f"of the model's inputs; add it to inputs=")
 
 
-@register
-class PlaceholderWithDefault(OpDef):
-    """Its input unless fed; the static ``shape`` may be less specific than the input's."""
-
-    attrs = {"shape": TensorShape(None)}
-    returns_view = (0,)
-
-    def infer(self, x, *, shape):
-        if not x.shape.is_compatible_with(shape):
-            raise ValueError(f"The default value's shape {x.shape} is not compatible with "
-                             f"the placeholder's shape {shape}")
-        return Spec(x.dtype, shape)
-
-    @staticmethod
-    def compute(x, **_):
-        return x
-
-    def grad(self, op, dy):
-        return [dy]
-
-    def onnx(self, ctx, op, x):
-        return ctx.node("Identity", [x])
-
-
-@register
-class Identity(OpDef):
-    """Returns its input unchanged."""
+class PassThrough(OpDef):
+    """Base of the ops whose value is their input unchanged (``Identity``,
+    ``StopGradient``, ``PlaceholderWithDefault``): a view of input 0, its gradient
+    passed back, lowered to ONNX ``Identity``."""
 
     returns_view = (0,)
 
@@ -104,6 +81,28 @@ class Identity(OpDef):
 
     def onnx(self, ctx, op, x):
         return ctx.node("Identity", [x])
+
+
+@register
+class PlaceholderWithDefault(PassThrough):
+    """Its input unless fed; the static ``shape`` may be less specific than the input's."""
+
+    attrs = {"shape": TensorShape(None)}
+
+    def infer(self, x, *, shape):
+        if not x.shape.is_compatible_with(shape):
+            raise ValueError(f"The default value's shape {x.shape} is not compatible with "
+                             f"the placeholder's shape {shape}")
+        return Spec(x.dtype, shape)
+
+    @staticmethod
+    def compute(x, **_):
+        return x
+
+
+@register
+class Identity(PassThrough):
+    """Returns its input unchanged."""
 
 
 @register

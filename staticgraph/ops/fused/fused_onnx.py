@@ -1,9 +1,10 @@
 """ONNX lowerings of the fused ops (:mod:`.fused_ops` calls these).
 
 A fused op lowers to the standard operators of the ops it replaced: ``Gemm`` (or
-``MatMul`` + ``Add``) and ``Conv`` with the bias, then the activation; a
-``FusedElementwise`` program becomes, step by step in order, the ONNX lowering of
-the elementwise op whose ufunc the step applies (its definition's ``lower``).
+``MatMul`` + ``Add``) and ``Conv`` with the bias, then the activation (its op
+definition's ``lower``); a ``FusedElementwise`` program becomes, step by step in
+order, the ONNX lowering of the elementwise op whose ufunc the step applies (its
+definition's ``lower``).
 float16 runs in float32 with one cast back at the end (numpy rounds each step to
 float16; the difference is within float16's tolerance).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...graphlib import dtypes
+from ...graphlib.op_def import get_op_def
 from .. import onnx_support
 from ..math import elementwise as _elementwise
 from ..nn import conv_onnx as _conv
@@ -31,24 +33,15 @@ def _work_dtype(dtype):
     return dtypes.as_dtype(onnx_support.work_dtype(_CHAIN, dtype))
 
 
-def activate(ctx, x, activation, alpha, dtype):
-    """``activation`` (a FusedMatMul/FusedConv2D name) of ``x`` in ``dtype``."""
+def activate(ctx, x, op, dtype):
+    """The activation of the fused op ``op`` on ``x`` (a value of ``dtype``): the
+    activation op definition's own lowering (its ``lower``), with the fused op's
+    attributes of the same names (``alpha``)."""
+    activation = op.attrs["activation"]
     if not activation:
         return x
-    np_dtype = dtype.np_dtype
-    if activation == "Relu":
-        return ctx.node("Relu", [x])
-    if activation == "Relu6":
-        return ctx.node("Clip", [x, ctx.scalar(0, np_dtype), ctx.scalar(6, np_dtype)])
-    if activation in ("Tanh", "Sigmoid"):
-        return ctx.node(activation, [x])
-    if activation == "LeakyRelu":
-        if dtype is dtypes.float64:  # the attribute is a float32: multiply in float64
-            scaled = ctx.node("Mul", [x, ctx.scalar(alpha, np_dtype)])
-            positive = ctx.node("Greater", [x, ctx.scalar(0, np_dtype)])
-            return ctx.node("Where", [positive, x, scaled])
-        return ctx.node("LeakyRelu", [x], alpha=float(np.float32(alpha)))
-    ctx.unsupported(f"unknown fused activation {activation!r}")
+    op_def = get_op_def(activation)
+    return op_def.lower(ctx, [x], dtype, **{name: op.attrs[name] for name in op_def.attrs})
 
 
 def add_bias(ctx, x, bias, bias_format, rank):
@@ -76,7 +69,7 @@ def fused_matmul(ctx, op, a, b, bias):
         a = ctx.node("Transpose", [a], perm=[1, 0]) if ta else a
         b = ctx.node("Transpose", [b], perm=[1, 0]) if tb else b
         out = ctx.node("Add", [ctx.node("MatMul", [a, b]), bias])
-    out = activate(ctx, out, op.attrs["activation"], op.attrs["alpha"], work)
+    out = activate(ctx, out, op, work)
     return ctx.cast(out, dtype, work)
 
 
@@ -103,10 +96,10 @@ def fused_conv2d(ctx, op, x, f, bias):
     y = ctx.node("Conv", [xn, w, bias if channel_bias else None], strides=list(strides),
                  dilations=list(dilations), **_conv.pad_attributes(pads))
     if channel_bias:
-        y = activate(ctx, y, op.attrs["activation"], op.attrs["alpha"], work)
+        y = activate(ctx, y, op, work)
         return ctx.cast(_conv.from_nchw(ctx, y, fmt), dtype, work)
     y = add_bias(ctx, _conv.from_nchw(ctx, y, fmt), bias, op.attrs["bias_format"], 4)
-    y = activate(ctx, y, op.attrs["activation"], op.attrs["alpha"], work)
+    y = activate(ctx, y, op, work)
     return ctx.cast(y, dtype, work)
 
 

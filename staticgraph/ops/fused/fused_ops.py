@@ -7,7 +7,9 @@ decompose it back into the ops it replaced (for ONNX):
 * ``FusedMatMul(a, b, bias)``: ``MatMul`` (``transpose_a``/``transpose_b``), then the
   bias (``bias_op`` "BiasAdd" or "Add", along the last dimension), then the optional
   ``activation`` ("", "Relu", "Relu6", "Sigmoid", "Tanh", "LeakyRelu" with ``alpha``);
-  the bias and activation run in place on the product's buffer.
+  the bias and activation run in place on the product's buffer, the activation by
+  its op definition's kernel (its ufunc steps with ``out=``, its
+  ``compute_in_place``, else its ``compute``), so results are the unfused ops'.
 * ``FusedConv2D(input, filter, bias)``: ``Conv2D`` with its attributes, then the bias
   (``bias_format`` "NHWC": last dimension, "NCHW": dimension 1) and the activation,
   in place on the convolution's output.
@@ -30,47 +32,26 @@ from ..math import elementwise as _elementwise
 from . import fused_onnx
 from ...graphlib.op_def import OpDef, Spec, get_op_def, register
 from ..apply import apply_op
-from ..shape_rules import FLOATS, NUMERIC, check_same_dtype, require_dtype
+from ..shape_rules import NUMERIC, check_same_dtype, require_dtype
 
 __all__ = ["fused_matmul", "fused_conv2d", "fused_elementwise"]
 
 ACTIVATIONS = ("", "Relu", "Relu6", "Sigmoid", "Tanh", "LeakyRelu")
-_FLOAT_ACTIVATIONS = ("Sigmoid", "Tanh", "LeakyRelu")
 _QUIET = _elementwise.QUIET
 
 
 # ------------------------------------------------------------------ activations in place
-def _activate(out, activation, alpha):
-    """Apply ``activation`` to ``out`` in place, with the unfused kernels' exact arithmetic."""
+def _activation(op):
+    """The activation of a fused op as ``f(out) -> result``, free to overwrite ``out``
+    (the op's own buffer), or None: the activation op's kernel, read from its
+    definition (:func:`~staticgraph.ops.math.elementwise.in_place_kernel`), with the
+    attributes of the same names (``alpha``)."""
+    activation = op.attrs["activation"]
     if not activation:
-        return out
-    t = out.dtype.type
-    if activation == "Relu":
-        np.maximum(out, t(0), out=out)
-    elif activation == "Relu6":
-        np.maximum(out, t(0), out=out)
-        np.minimum(out, t(6), out=out)
-    elif activation == "Tanh":
-        np.tanh(out, out=out)
-    elif activation == "Sigmoid":
-        with np.errstate(**_QUIET):  # as Sigmoid: where(x >= 0, r, e * r), r = 1 / (1 + e)
-            keep = np.greater_equal(out, 0)
-            e = np.absolute(out)
-            np.negative(e, out=e)
-            np.exp(e, out=e)
-            np.add(1, e, out=out)
-            np.reciprocal(out, out=out)
-            np.multiply(e, out, out=e)
-            np.logical_not(keep, out=keep)
-            np.copyto(out, e, where=keep)
-    elif activation == "LeakyRelu":  # as LeakyRelu: where(x > 0, x, x * alpha)
-        scaled = np.multiply(out, t(alpha))
-        neg = np.greater(out, 0)
-        np.logical_not(neg, out=neg)
-        np.copyto(out, scaled, where=neg)
-    else:
-        raise ValueError(f"unknown fused activation {activation!r}")
-    return out
+        return None
+    op_def = get_op_def(activation)
+    attrs = {name: op.attrs[name] for name in op_def.attrs}
+    return _elementwise.in_place_kernel(op_def, op.outputs[0].dtype.np_dtype, attrs)
 
 
 def _add_bias(out, bias, bias_format):
@@ -84,10 +65,10 @@ def _add_bias(out, bias, bias_format):
     return np.asarray(np.add(out, bias))
 
 
-def _check_activation(x, activation, alpha):
+def _check_activation(x, activation):
     if activation not in ACTIVATIONS:
         raise ValueError(f"activation must be one of {ACTIVATIONS}, got {activation!r}")
-    require_dtype(x, FLOATS if activation in _FLOAT_ACTIVATIONS else NUMERIC, "input")
+    require_dtype(x, get_op_def(activation).allowed if activation else NUMERIC, "input")
 
 
 def _bias_shape(value_shape, bias, bias_op, bias_format):
@@ -122,19 +103,18 @@ class FusedMatMul(OpDef):
 
     def infer(self, a, b, bias, *, transpose_a, transpose_b, bias_op, activation, alpha):
         check_same_dtype(a, b, bias, names=("a", "b", "bias"))
-        _check_activation(a, activation, alpha)
+        _check_activation(a, activation)
         spec = get_op_def("MatMul").infer(a, b, transpose_a=transpose_a,
                                           transpose_b=transpose_b)
         return Spec(a.dtype, _bias_shape(spec[1], bias, bias_op, "NHWC"))
 
     def make_kernel(self, op, runtime):
         ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
-        activation, alpha = op.attrs["activation"], op.attrs["alpha"]
+        activate = _activation(op)
 
         def fused_matmul_kernel(a, b, bias):
-            out = (a.T if ta else a).dot(b.T if tb else b)
-            out = _add_bias(out, bias, "NHWC")
-            return _activate(out, activation, alpha)
+            out = _add_bias((a.T if ta else a).dot(b.T if tb else b), bias, "NHWC")
+            return out if activate is None else activate(out)
         return fused_matmul_kernel
 
     def onnx(self, ctx, op, a, b, bias):
@@ -157,7 +137,7 @@ class FusedConv2D(OpDef):
 
     def infer(self, x, f, bias, *, bias_op, bias_format, activation, alpha, **conv):
         check_same_dtype(x, f, bias, names=("input", "filter", "bias"))
-        _check_activation(x, activation, alpha)
+        _check_activation(x, activation)
         spec = get_op_def("Conv2D").infer(x, f, **conv)
         return Spec(x.dtype, _bias_shape(spec[1], bias, bias_op, bias_format))
 
@@ -165,11 +145,11 @@ class FusedConv2D(OpDef):
         conv = {k: op.attrs[k] for k in _CONV_ATTRS}
         conv_kernel = get_op_def("Conv2D").compute
         bias_format = op.attrs["bias_format"]
-        activation, alpha = op.attrs["activation"], op.attrs["alpha"]
+        activate = _activation(op)
 
         def fused_conv2d_kernel(x, f, bias):
             out = _add_bias(conv_kernel(x, f, **conv), bias, bias_format)
-            return _activate(out, activation, alpha)
+            return out if activate is None else activate(out)
         return fused_conv2d_kernel
 
     def onnx(self, ctx, op, x, f, bias):

@@ -426,6 +426,17 @@ def _where_coordinates(condition, name):
     return apply_op("Where", [condition], name=name)
 
 
+def _where(condition, x, y, name, select_type):
+    """The coordinates of true values without ``x`` and ``y``, else op ``select_type``."""
+    if x is None and y is None:
+        return _where_coordinates(condition, name)
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    condition = convert_to_tensor(condition)
+    x, y = convert_same_dtype(x, y, names=("x", "y"), op_type=select_type, name=name)
+    return apply_op(select_type, [condition, x, y], name=name)
+
+
 def where(condition, x=None, y=None, name=None):
     """TF1's ``tf.where``: select from ``x``/``y``, or list the coordinates of true values.
 
@@ -443,13 +454,7 @@ def where(condition, x=None, y=None, name=None):
     Example:
         >>> tf.where([True, False, True])  # [[0], [2]]
     """
-    if x is None and y is None:
-        return _where_coordinates(condition, name)
-    if x is None or y is None:
-        raise ValueError("x and y must both be non-None or both be None.")
-    condition = convert_to_tensor(condition)
-    x, y = convert_same_dtype(x, y, names=("x", "y"), op_type="Select", name=name)
-    return apply_op("Select", [condition, x, y], name=name)
+    return _where(condition, x, y, name, "Select")
 
 
 def where_v2(condition, x=None, y=None, name=None):
@@ -461,10 +466,4 @@ def where_v2(condition, x=None, y=None, name=None):
     Raises:
         ValueError: only one of ``x`` and ``y`` given, or shapes that do not broadcast.
     """
-    if x is None and y is None:
-        return _where_coordinates(condition, name)
-    if x is None or y is None:
-        raise ValueError("x and y must both be non-None or both be None.")
-    condition = convert_to_tensor(condition)
-    x, y = convert_same_dtype(x, y, names=("x", "y"), op_type="SelectV2", name=name)
-    return apply_op("SelectV2", [condition, x, y], name=name)
+    return _where(condition, x, y, name, "SelectV2")

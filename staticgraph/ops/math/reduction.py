@@ -92,21 +92,36 @@ def _f16_via_f32(fn):
     return reduce
 
 
+class _UfuncReduction(_Reduction):
+    """Base of Sum, Prod, Any and All: ``reduce_ufunc`` reduced in the input's dtype,
+    lowered as the ONNX ``onnx_op``."""
+
+    reduce_ufunc = None
+    onnx_op = None
+
+    def kernel_for(self, dtype):
+        reduce = self.reduce_ufunc.reduce
+
+        def ufunc_reduce(x, axes, keep):
+            return reduce(x, axis=axes, dtype=x.dtype, keepdims=keep)
+        if self.f16_via_f32 and dtype is dtypes.float16:
+            return _f16_via_f32(ufunc_reduce)
+        return ufunc_reduce
+
+    def onnx(self, ctx, op, x, axes):
+        return _onnx.lower_reduction(ctx, op, x, axes, self.onnx_op)
+
+
 @register
-class Sum(_Reduction):
+class Sum(_UfuncReduction):
     """Sum of ``input`` over ``reduction_indices``."""
 
-    @staticmethod
-    def reduce(x, axes, keep):
-        return np.add.reduce(x, axis=axes, dtype=x.dtype, keepdims=keep)
-
+    reduce_ufunc = np.add
+    onnx_op = "ReduceSum"
     f16_via_f32 = True
 
     def grad(self, op, dy):
         return [_reduction_grad.broadcast_back(op, dy), None]
-
-    def onnx(self, ctx, op, x, axes):
-        return _onnx.lower_reduction(ctx, op, x, axes, "ReduceSum")
 
 
 def _mean_float(x, axes, keep):
@@ -221,13 +236,11 @@ class Min(_Extremum):
 
 
 @register
-class Prod(_Reduction):
+class Prod(_UfuncReduction):
     """Product of ``input`` over ``reduction_indices``."""
 
-    @staticmethod
-    def reduce(x, axes, keep):
-        return np.multiply.reduce(x, axis=axes, dtype=x.dtype, keepdims=keep)
-
+    reduce_ufunc = np.multiply
+    onnx_op = "ReduceProd"
     f16_via_f32 = True
 
     def grad(self, op, dy):
@@ -236,38 +249,32 @@ class Prod(_Reduction):
         return [_math_binary.multiply(_reduction_grad.others_product(op),
                                       _reduction_grad.with_kept_dims(op, dy)), None]
 
+
+class _LogicalReduction(_UfuncReduction):
+    """Base of Any and All: ``reduce_ufunc`` (logical or / and) of a bool input,
+    lowered as ``onnx_op`` (max / min) of the bools as numbers."""
+
+    allowed = (dtypes.bool,)
+    differentiable = False
+
     def onnx(self, ctx, op, x, axes):
-        return _onnx.lower_reduction(ctx, op, x, axes, "ReduceProd")
+        return _onnx.lower_bool_reduction(ctx, op, x, axes, self.onnx_op)
 
 
 @register
-class Any(_Reduction):
+class Any(_LogicalReduction):
     """Logical or of a bool ``input`` over ``reduction_indices``."""
 
-    allowed = (dtypes.bool,)
-    differentiable = False
-
-    @staticmethod
-    def reduce(x, axes, keep):
-        return np.logical_or.reduce(x, axis=axes, keepdims=keep)
-
-    def onnx(self, ctx, op, x, axes):
-        return _onnx.lower_bool_reduction(ctx, op, x, axes, "ReduceMax")
+    reduce_ufunc = np.logical_or
+    onnx_op = "ReduceMax"
 
 
 @register
-class All(_Reduction):
+class All(_LogicalReduction):
     """Logical and of a bool ``input`` over ``reduction_indices``."""
 
-    allowed = (dtypes.bool,)
-    differentiable = False
-
-    @staticmethod
-    def reduce(x, axes, keep):
-        return np.logical_and.reduce(x, axis=axes, keepdims=keep)
-
-    def onnx(self, ctx, op, x, axes):
-        return _onnx.lower_bool_reduction(ctx, op, x, axes, "ReduceMin")
+    reduce_ufunc = np.logical_and
+    onnx_op = "ReduceMin"
 
 
 # ---------------------------------------------------------------------- arg ops

@@ -30,6 +30,24 @@ from ..static_value import constant_value
 __all__ = []
 
 
+def _check_shape_and_axes(input_shape, axes):
+    """Check the int inputs ``input_shape`` (a vector) and ``axes``; the length of
+    ``input_shape`` when known, else None."""
+    require_dtype(input_shape, _axes.INDEX_TYPES, "input_shape")
+    require_dtype(axes, _axes.INDEX_TYPES, "axes")
+    if input_shape.shape.rank not in (None, 1):
+        raise ValueError(f"Shape must be rank 1 but is rank {input_shape.shape.rank}")
+    return input_shape.shape.raw[0] if input_shape.shape.rank == 1 else None
+
+
+def _flat_axes(ctx, op, axes):
+    """The ONNX value of input 1 (``axes``) as a 1-D int64 vector."""
+    idx = ctx.to_int64(axes, op.inputs[1].dtype)
+    if op.inputs[1].shape.rank != 1:
+        idx = ctx.node("Reshape", [idx, ctx.int64s([-1])])
+    return idx
+
+
 @register
 class ReducedShape(OpDef):
     """``input_shape`` with the entries at ``axes`` set to 1 (the keep_dims shape).
@@ -41,13 +59,9 @@ class ReducedShape(OpDef):
     differentiable = False
 
     def infer(self, input_shape, axes):
-        require_dtype(input_shape, _axes.INDEX_TYPES, "input_shape")
-        require_dtype(axes, _axes.INDEX_TYPES, "axes")
-        if input_shape.shape.rank not in (None, 1):
-            raise ValueError(f"Shape must be rank 1 but is rank {input_shape.shape.rank}")
+        n = _check_shape_and_axes(input_shape, axes)
         if axes.shape.rank is not None and axes.shape.rank > 1:
             raise ValueError(f"Shape must be at most rank 1 but is rank {axes.shape.rank}")
-        n = input_shape.shape.raw[0] if input_shape.shape.rank == 1 else None
         return Spec(input_shape.dtype, [n])
 
     @staticmethod
@@ -69,9 +83,7 @@ class ReducedShape(OpDef):
 
     def onnx(self, ctx, op, input_shape, axes):
         # input_shape with ones scattered at the axes (negative ones count from the end)
-        idx = ctx.to_int64(axes, op.inputs[1].dtype)
-        if op.inputs[1].shape.rank != 1:
-            idx = ctx.node("Reshape", [idx, ctx.int64s([-1])])
+        idx = _flat_axes(ctx, op, axes)
         dtype = op.inputs[0].dtype
         n = op.inputs[1].shape.num_elements() if op.inputs[1].shape.is_fully_defined() \
             else None
@@ -94,11 +106,7 @@ class ReductionPermutation(OpDef):
     differentiable = False
 
     def infer(self, input_shape, axes):
-        require_dtype(input_shape, _axes.INDEX_TYPES, "input_shape")
-        require_dtype(axes, _axes.INDEX_TYPES, "axes")
-        if input_shape.shape.rank not in (None, 1):
-            raise ValueError(f"Shape must be rank 1 but is rank {input_shape.shape.rank}")
-        n = input_shape.shape.raw[0] if input_shape.shape.rank == 1 else None
+        n = _check_shape_and_axes(input_shape, axes)
         return [Spec(dtypes.int32, [n]), Spec(dtypes.int32, [n])]
 
     @staticmethod
@@ -112,9 +120,7 @@ class ReductionPermutation(OpDef):
         # Sort the positions by key i + rank * (i not reduced): reduced ones first.
         rank = ctx.node("Size", [input_shape])
         pos = ctx.node("Range", [ctx.scalar(0, np.int64), rank, ctx.scalar(1, np.int64)])
-        idx = ctx.to_int64(axes, op.inputs[1].dtype)
-        if op.inputs[1].shape.rank != 1:
-            idx = ctx.node("Reshape", [idx, ctx.int64s([-1])])
+        idx = _flat_axes(ctx, op, axes)
         idx = ctx.node("Mod", [idx, rank])  # Python-style: non-negative
         hit = ctx.node("Equal", [ctx.node("Unsqueeze", [pos, ctx.int64s([1])]),
                                  ctx.node("Unsqueeze", [idx, ctx.int64s([0])])])

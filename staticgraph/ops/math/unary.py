@@ -292,11 +292,19 @@ class Sigmoid(UnaryOp):
     onnx_op = "Sigmoid"
 
     @staticmethod
-    def compute(x):
+    def compute_in_place(x):
+        """Into ``x`` (two temporaries: a fused op's activation runs this on its buffer)."""
         with np.errstate(**_elementwise.QUIET):
-            e = np.exp(-np.absolute(x))       # in (0, 1]: never overflows
-            r = np.reciprocal(1 + e)          # sigmoid(|x|)
-            return np.where(x >= 0, r, e * r)  # sigmoid(-|x|) = e / (1 + e)
+            negative = np.greater_equal(x, 0)
+            np.logical_not(negative, out=negative)
+            e = np.absolute(x)
+            np.negative(e, out=e)
+            np.exp(e, out=e)                  # in (0, 1]: never overflows
+            np.add(1, e, out=x)
+            np.reciprocal(x, out=x)           # sigmoid(|x|)
+            np.multiply(e, x, out=e)          # sigmoid(-|x|) = e / (1 + e)
+            np.copyto(x, e, where=negative)
+            return x
 
     def grad(self, op, dy):
         return [_math_unary_grad.sigmoid_grad(op.outputs[0], dy)]

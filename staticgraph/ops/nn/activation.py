@@ -1,8 +1,11 @@
 """Activations of ``tf.nn``: relu, relu6, elu, selu, softplus, softsign, leaky_relu,
 bias_add (and the composites crelu, xw_plus_b).
 
-Each op type is defined once here (inference, numpy kernel, gradient rule); the
-public functions keep TF1's names, keywords and default op names. As in TF1, the
+Each op type is defined once here (inference, numpy kernel, gradient rule, ONNX
+lowering); the activations are elementwise ops
+(:class:`~staticgraph.ops.math.elementwise.ElementwiseOp`), so the fusion pass, the
+fused ops' kernels and their ONNX lowering read the same facts. The public
+functions keep TF1's names, keywords and default op names. As in TF1, the
 activations differentiate through fused gradient ops (``ReluGrad``, ``Relu6Grad``,
 ``EluGrad``, ``SeluGrad``, ``SoftplusGrad``, ``SoftsignGrad``, ``LeakyReluGrad``,
 ``BiasAddGrad``), defined in :mod:`.activation_grad`. Softmax and log-softmax
@@ -15,9 +18,11 @@ import numpy as np
 
 from ...graphlib import TensorShape, dtypes, name_scope
 from ..array import combine as _array_combine
+from ..math import elementwise as _elementwise
 from ..math import linalg as _linalg
 from ..math import misc as _math_misc
 from . import activation_grad as _grad
+from .. import onnx_support
 from ..convert import convert_same_dtype, convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
@@ -30,13 +35,8 @@ __all__ = ["relu", "relu6", "elu", "selu", "softplus", "softsign", "leaky_relu",
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
-# dtypes onnxruntime's CPU kernels of Relu and Clip accept
-_RELU_TYPES = ("float32", "float64", "float16", "int8", "int32", "int64")
-_CLIP_TYPES = ("float32", "float64", "float16", "int8", "uint8", "int32", "int64", "uint32",
-               "uint64")
 
-
-class _Elementwise(OpDef):
+class _Elementwise(_elementwise.ElementwiseOp):
     """An elementwise activation of one tensor; ``allowed`` lists its dtypes."""
 
     allowed = FLOATS
@@ -51,6 +51,9 @@ class Relu(_Elementwise):
     """``max(features, 0)``."""
 
     allowed = NUMERIC
+    ufunc_steps = ((np.maximum, (0, ("const", 0))),)
+    ufunc_for_ints = True
+    onnx_op = "Relu"
 
     @staticmethod
     def compute(x):
@@ -59,15 +62,15 @@ class Relu(_Elementwise):
     def grad(self, op, dy):
         return [_grad.relu_grad(dy, op.outputs[0])]
 
-    def onnx(self, ctx, op, x):
-        return ctx.via("Relu", [x], op.inputs[0].dtype, _RELU_TYPES)
-
 
 @register
 class Relu6(_Elementwise):
     """``min(max(features, 0), 6)``."""
 
     allowed = NUMERIC
+    ufunc_steps = ((np.maximum, (0, ("const", 0))), (np.minimum, ("prev", ("const", 6))))
+    ufunc_for_ints = True
+    onnx_op = "Clip"
 
     @staticmethod
     def compute(x):
@@ -76,11 +79,11 @@ class Relu6(_Elementwise):
     def grad(self, op, dy):
         return [_grad.relu6_grad(dy, op.outputs[0])]
 
-    def onnx(self, ctx, op, x):
-        dtype = op.inputs[0].dtype
-        work = ctx.work_dtype(dtype, _CLIP_TYPES)
-        x = ctx.cast(x, work, dtype)
-        out = ctx.node("Clip", [x, ctx.scalar(0, work), ctx.scalar(6, work)])
+    def lower(self, ctx, inputs, dtype):
+        """``Clip`` to [0, 6], in a dtype onnxruntime has a kernel for."""
+        work = onnx_support.work_dtype(self.onnx_op, dtype)
+        x = ctx.cast(inputs[0], work, dtype)
+        out = ctx.node(self.onnx_op, [x, ctx.scalar(0, work), ctx.scalar(6, work)])
         return ctx.cast(out, dtype, work)
 
 
@@ -96,8 +99,9 @@ class Elu(_Elementwise):
     def grad(self, op, dy):
         return [_grad.elu_grad(dy, op.outputs[0])]
 
-    def onnx(self, ctx, op, x):
-        return ctx.node("Elu", [x], alpha=1.0)
+    def lower(self, ctx, inputs, dtype):
+        """``Elu`` with TF1's slope 1."""
+        return ctx.node("Elu", inputs, alpha=1.0)
 
 
 @register
@@ -116,8 +120,9 @@ class Selu(_Elementwise):
     def grad(self, op, dy):
         return [_grad.selu_grad(dy, op.outputs[0])]
 
-    def onnx(self, ctx, op, x):
-        dtype = op.inputs[0].dtype
+    def lower(self, ctx, inputs, dtype):
+        """``Selu``; in float64 an ``Elu`` scaled by float64 constants."""
+        x, = inputs
         if dtype != dtypes.float64:
             return ctx.node("Selu", [x], alpha=SELU_ALPHA, gamma=SELU_SCALE)
         # ONNX's float attributes are float32: scale an exact Elu by float64 constants.
@@ -129,6 +134,8 @@ class Selu(_Elementwise):
 class Softplus(_Elementwise):
     """``log(exp(features) + 1)``, computed without overflow for large ``|features|``."""
 
+    onnx_op = "Softplus"   # onnxruntime's is stable for large |x|
+
     @staticmethod
     def compute(x):
         return np.logaddexp(x.dtype.type(0), x)
@@ -136,13 +143,12 @@ class Softplus(_Elementwise):
     def grad(self, op, dy):
         return [_grad.softplus_grad(dy, op.inputs[0])]
 
-    def onnx(self, ctx, op, x):
-        return ctx.node("Softplus", [x])   # onnxruntime's is stable for large |x|
-
 
 @register
 class Softsign(_Elementwise):
     """``features / (abs(features) + 1)``."""
+
+    onnx_op = "Softsign"
 
     @staticmethod
     def compute(x):
@@ -150,9 +156,6 @@ class Softsign(_Elementwise):
 
     def grad(self, op, dy):
         return [_grad.softsign_grad(dy, op.inputs[0])]
-
-    def onnx(self, ctx, op, x):
-        return ctx.node("Softsign", [x])
 
 
 @register
@@ -168,12 +171,13 @@ class LeakyRelu(_Elementwise):
     def grad(self, op, dy):
         return [_grad.leaky_relu_grad(dy, op.inputs[0], op.attrs["alpha"])]
 
-    def onnx(self, ctx, op, x):
-        dtype = op.inputs[0].dtype
+    def lower(self, ctx, inputs, dtype, alpha):
+        """``LeakyRelu``; in float64 a ``PRelu`` (the attribute would round ``alpha``
+        to float32)."""
+        x, = inputs
         if dtype != dtypes.float64:
-            return ctx.node("LeakyRelu", [x], alpha=float(op.attrs["alpha"]))
-        # ONNX's alpha attribute is float32: a float64 slope as PRelu's input.
-        return ctx.node("PRelu", [x, ctx.scalar(op.attrs["alpha"], dtype)])
+            return ctx.node("LeakyRelu", [x], alpha=float(alpha))
+        return ctx.node("PRelu", [x, ctx.scalar(alpha, dtype)])
 
 
 @register

@@ -17,6 +17,7 @@ from ..math import compare as _math_compare
 from ..math import misc as _math_misc
 from ..math import unary as _math_unary
 from . import activation as _act
+from .. import onnx_support
 from ..convert import constant
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
@@ -266,7 +267,7 @@ class BiasAddGrad(OpDef):
 
     def onnx(self, ctx, op, out_backprop):
         dtype = op.inputs[0].dtype
-        work = ctx.work_dtype(dtype, ("float32", "float64", "float16", "int32", "int64"))
+        work = onnx_support.work_dtype("ReduceSum", dtype)
         g = ctx.cast(out_backprop, work, dtype)
         rank = op.inputs[0].shape.rank
         nchw = op.attrs["data_format"] == "NCHW"

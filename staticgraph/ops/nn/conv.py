@@ -50,6 +50,16 @@ def _check_out_geometry(hw, khw, ohw, strides, padding, explicit_paddings, data_
                                  f"{axis} {size}, kernel {k}, stride {s}, padding {padding}")
 
 
+def _kernel_geometry(hw, khw, strides, padding, explicit_paddings, data_format, dilations):
+    """The window geometry the numpy kernels use for spatial size ``hw`` and kernel size
+    ``khw``: ``(strides, dilations, (oh, ow), ((top, bottom), (left, right)))``."""
+    (sh, sw), (dh, dw) = spatial_hw(strides, data_format), spatial_hw(dilations, data_format)
+    pad_h, pad_w = explicit_pairs(explicit_paddings, data_format)
+    oh, pt, pb = window_geometry(hw[0], khw[0], sh, dh, padding, pad_h)
+    ow, pl, pr = window_geometry(hw[1], khw[1], sw, dw, padding, pad_w)
+    return (sh, sw), (dh, dw), (oh, ow), ((pt, pb), (pl, pr))
+
+
 def _int_vector(sizes, name):
     require_dtype(sizes, (dtypes.int32, dtypes.int64), name)
     if sizes.shape.rank not in (None, 1):
@@ -89,12 +99,10 @@ class Conv2D(OpDef):
         if x.shape[3] != fc:
             raise ValueError(f"input depth {x.shape[3]} does not match the filter's input "
                              f"depth {fc}")
-        (sh, sw), (dh, dw) = spatial_hw(strides, data_format), spatial_hw(dilations, data_format)
-        pad_h, pad_w = explicit_pairs(explicit_paddings, data_format)
-        _, pt, pb = window_geometry(x.shape[1], kh, sh, dh, padding, pad_h)
-        _, pl, pr = window_geometry(x.shape[2], kw, sw, dw, padding, pad_w)
-        out, (oh, ow) = conv_matmul(x, f.reshape(kh * kw * fc, oc), (kh, kw), (sh, sw),
-                                    (dh, dw), ((pt, pb), (pl, pr)))
+        stride, dilation, _, pads = _kernel_geometry(x.shape[1:3], (kh, kw), strides, padding,
+                                                     explicit_paddings, data_format, dilations)
+        out, (oh, ow) = conv_matmul(x, f.reshape(kh * kw * fc, oc), (kh, kw), stride,
+                                    dilation, pads)
         return from_nhwc(out.reshape(x.shape[0], oh, ow, oc), data_format)
 
     def grad(self, op, dy):
@@ -167,15 +175,13 @@ class Conv2DBackpropInput(OpDef):
             n, h, w, c = dy.shape[0], sizes[0], sizes[1], fc
         else:
             n, h, w, c = sizes if data_format == "NHWC" else (sizes[0], *sizes[2:], sizes[1])
-        (sh, sw), (dh, dw) = spatial_hw(strides, data_format), spatial_hw(dilations, data_format)
-        pad_h, pad_w = explicit_pairs(explicit_paddings, data_format)
-        oh, pt, pb = window_geometry(h, kh, sh, dh, padding, pad_h)
-        ow, pl, pr = window_geometry(w, kw, sw, dw, padding, pad_w)
+        stride, dilation, (oh, ow), pads = _kernel_geometry(
+            (h, w), (kh, kw), strides, padding, explicit_paddings, data_format, dilations)
         if dy.shape != (n, oh, ow, oc) or c != fc:
             raise ValueError(f"Conv2DBackpropInput: out_backprop shape {dy.shape} (NHWC) does "
                              f"not match the convolution output {(n, oh, ow, oc)} of input "
                              f"{(n, h, w, c)} with filter {f.shape}")
-        out = conv_transpose(dy, f, (n, h, w, c), (sh, sw), (dh, dw), ((pt, pb), (pl, pr)))
+        out = conv_transpose(dy, f, (n, h, w, c), stride, dilation, pads)
         return from_nhwc(out, data_format)
 
 
@@ -218,15 +224,13 @@ class Conv2DBackpropFilter(OpDef):
         x, dy = to_nhwc(x, data_format), to_nhwc(dy, data_format)
         kh, kw, fc, oc = (int(v) for v in np.asarray(sizes).reshape(-1))
         n, h, w, c = x.shape
-        (sh, sw), (dh, dw) = spatial_hw(strides, data_format), spatial_hw(dilations, data_format)
-        pad_h, pad_w = explicit_pairs(explicit_paddings, data_format)
-        oh, pt, pb = window_geometry(h, kh, sh, dh, padding, pad_h)
-        ow, pl, pr = window_geometry(w, kw, sw, dw, padding, pad_w)
+        stride, dilation, (oh, ow), pads = _kernel_geometry(
+            (h, w), (kh, kw), strides, padding, explicit_paddings, data_format, dilations)
         if dy.shape != (n, oh, ow, oc) or c != fc:
             raise ValueError(f"Conv2DBackpropFilter: out_backprop shape {dy.shape} (NHWC) "
                              f"does not match the convolution output {(n, oh, ow, oc)} of "
                              f"input {x.shape} with filter {(kh, kw, fc, oc)}")
-        cols, _ = im2col(x, (kh, kw), (sh, sw), (dh, dw), ((pt, pb), (pl, pr)))
+        cols, _ = im2col(x, (kh, kw), stride, dilation, pads)
         out = np.matmul(cols.T, dy.reshape(n * oh * ow, oc))
         return out.reshape(kh, kw, fc, oc)
 

@@ -39,9 +39,12 @@ class _SoftmaxBase(OpDef):
     onnx_type = None
 
     def onnx(self, ctx, op, logits):
-        # float16 in float32, as the kernel (work_dtype)
-        return ctx.via(self.onnx_type, [logits], op.inputs[0].dtype, ("float32", "float64"),
-                       axis=op.attrs["axis"])
+        # In the numpy kernel's work_dtype (float16 in float32), so both backends agree;
+        # not a kernel gap: onnxruntime has float16 Softmax and LogSoftmax.
+        dtype = op.inputs[0].dtype
+        work = np.dtype(work_dtype(dtype.np_dtype))
+        x = ctx.cast(logits, work, dtype)
+        return ctx.cast(ctx.node(self.onnx_type, [x], axis=op.attrs["axis"]), dtype, work)
 
 
 # Reductions along a short innermost axis (e.g. 10 classes) are slow in numpy, and

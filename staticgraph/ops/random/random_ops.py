@@ -27,7 +27,7 @@ from . import random_bits, random_onnx
 from ..convert import convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
-from ..shape_rules import ALL, FLOATS, INDEX, NUMERIC, require_dtype, require_rank, same_as
+from ..shape_rules import ALL, FLOATS, INDEX, NUMERIC, require_dtype, require_index_vector, same_as
 from ..static_value import constant_value, constant_value_as_shape
 
 __all__ = ["random_normal", "random_uniform", "truncated_normal", "random_shuffle",
@@ -39,8 +39,7 @@ _INT_DTYPES = INDEX   # the integer dtypes of random_uniform and multinomial
 # ---------------------------------------------------------------- helpers
 def _static_shape(shape: Tensor) -> TensorShape:
     """The output shape described by the 1-D int tensor ``shape`` (checked)."""
-    require_dtype(shape, INDEX, arg="shape")
-    require_rank(shape, 1, "shape")
+    require_index_vector(shape, "shape")
     value = constant_value(shape)
     if value is not None and np.any(np.asarray(value) < 0):
         raise ValueError(f"Dimensions must be non-negative, got shape "
@@ -287,6 +286,17 @@ def _sample_categorical(logits, u):
 
 
 # ---------------------------------------------------------------- public functions
+def _scaled_normal(op_type, shape, mean, stddev, dtype, seed, name, default_name):
+    """``op_type``'s standard normal samples of ``shape`` times ``stddev`` plus ``mean``."""
+    dtype = as_dtype(dtype)
+    with name_scope(name, default_name, [shape, mean, stddev]) as scope:
+        shape_t = shape_tensor(shape)
+        mean_t = convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev_t = convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        rnd = apply_op(op_type, [shape_t], {"dtype": dtype, **_seed_attrs(seed)})
+        return _math_binary.add(rnd * stddev_t, mean_t, name=scope)
+
+
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Samples of a normal distribution: ``RandomStandardNormal * stddev + mean``.
 
@@ -304,13 +314,8 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, 
     Example:
         >>> w = tf.random_normal([784, 10], stddev=0.01, seed=1)
     """
-    dtype = as_dtype(dtype)
-    with name_scope(name, "random_normal", [shape, mean, stddev]) as scope:
-        shape_t = shape_tensor(shape)
-        mean_t = convert_to_tensor(mean, dtype=dtype, name="mean")
-        stddev_t = convert_to_tensor(stddev, dtype=dtype, name="stddev")
-        rnd = apply_op("RandomStandardNormal", [shape_t], {"dtype": dtype, **_seed_attrs(seed)})
-        return _math_binary.add(rnd * stddev_t, mean_t, name=scope)
+    return _scaled_normal("RandomStandardNormal", shape, mean, stddev, dtype, seed, name,
+                          "random_normal")
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
@@ -331,13 +336,8 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
         TypeError: for a non-float ``dtype`` or a non-integer shape tensor.
         ValueError: for a shape argument that is not a vector.
     """
-    dtype = as_dtype(dtype)
-    with name_scope(name, "truncated_normal", [shape, mean, stddev]) as scope:
-        shape_t = shape_tensor(shape)
-        mean_t = convert_to_tensor(mean, dtype=dtype, name="mean")
-        stddev_t = convert_to_tensor(stddev, dtype=dtype, name="stddev")
-        rnd = apply_op("TruncatedNormal", [shape_t], {"dtype": dtype, **_seed_attrs(seed)})
-        return _math_binary.add(rnd * stddev_t, mean_t, name=scope)
+    return _scaled_normal("TruncatedNormal", shape, mean, stddev, dtype, seed, name,
+                          "truncated_normal")
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):

@@ -249,13 +249,9 @@ class ApplyAdam(_ApplyOp):
         one = var.dtype.type(1)
         alpha = lr * np.sqrt(one - beta2_power) / (one - beta1_power)
         s = np.empty_like(var)
-        np.subtract(grad, m, out=s)
-        np.multiply(s, one - beta1, out=s)
-        np.add(m, s, out=m)
+        _lerp(m, grad, one - beta1, s)
         np.multiply(grad, grad, out=s)
-        np.subtract(s, v, out=s)
-        np.multiply(s, one - beta2, out=s)
-        np.add(v, s, out=v)
+        _lerp(v, s, one - beta2, s)
         if use_nesterov:
             num = np.multiply(grad, one - beta1, dtype=var.dtype)
             np.multiply(m, beta1, out=s)
@@ -304,9 +300,7 @@ class ApplyRMSProp(_ApplyOp):
         one_minus_rho = var.dtype.type(1) - rho
         s = np.empty_like(var)
         np.multiply(grad, grad, out=s)
-        np.subtract(s, ms, out=s)
-        np.multiply(s, one_minus_rho, out=s)
-        np.add(ms, s, out=ms)
+        _lerp(ms, s, one_minus_rho, s)
         np.add(ms, epsilon, out=s)
         _momentum_step(var, mom, lr, momentum, grad, s)
 
@@ -333,12 +327,8 @@ class ApplyCenteredRMSProp(_ApplyOp):
         one_minus_rho = var.dtype.type(1) - rho
         s = np.empty_like(var)
         np.multiply(grad, grad, out=s)
-        np.subtract(s, ms, out=s)
-        np.multiply(s, one_minus_rho, out=s)
-        np.add(ms, s, out=ms)
-        np.subtract(grad, mg, out=s)
-        np.multiply(s, one_minus_rho, out=s)
-        np.add(mg, s, out=mg)
+        _lerp(ms, s, one_minus_rho, s)
+        _lerp(mg, grad, one_minus_rho, s)
         np.multiply(mg, mg, out=s)
         np.subtract(ms, s, out=s)
         np.add(s, epsilon, out=s)
@@ -352,6 +342,14 @@ class ApplyCenteredRMSProp(_ApplyOp):
         s = em.add(em.sub(ms, em.mul(mg, mg)), epsilon)
         var, mom = em.momentum_step(var, mom, lr, momentum, grad, s)
         return [var, mg, ms, mom]
+
+
+def _lerp(slot, target, rate, s):
+    """``slot += (target - slot) * rate`` in place, TF1's moving average (``s`` is
+    scratch and may hold ``target``)."""
+    np.subtract(target, slot, out=s)
+    np.multiply(s, rate, out=s)
+    np.add(slot, s, out=slot)
 
 
 def _momentum_step(var, mom, lr, momentum, grad, s):

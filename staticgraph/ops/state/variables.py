@@ -8,11 +8,14 @@ per variable per session.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from ...graphlib import (GraphKeys, Tensor, TensorShape, as_shape, control_dependencies, dtypes,
                          get_default_graph, name_scope)
 from ...graphlib.default_session import session_for
+from ...graphlib.tensor import IdentityEquality
 from ...graphlib.hooks import register_variable_type
 from ..convert import constant, convert_to_tensor, is_tensor_like
 from ..core.basic_ops import group, identity
@@ -100,58 +103,49 @@ class Assign(_AssignBase):
         return new
 
 
+class _UpdateBase(_AssignBase):
+    """``ref = combine(ref, value)`` under the update lock; outputs the new value."""
+
+    combine = None        # operator.add / operator.sub: the numpy operator of the update
+    onnx_operator = None  # the ONNX operator computing the same
+
+    def make_kernel(self, op, runtime):
+        store, name = runtime.variables, op.inputs[0].op.name
+        lock, combine = runtime.update_lock, self.combine
+
+        def update_kernel(value):
+            with lock:  # concurrent runs must not lose an update
+                old = store[name]
+                new = combine(old, value)
+                if new.shape != old.shape:
+                    raise ValueError(f"Cannot update variable '{name}' of shape "
+                                     f"{list(old.shape)} with a value of shape "
+                                     f"{list(np.shape(value))}: the shapes must be equal")
+                store[name] = new
+            return new
+
+        return update_kernel
+
+    def onnx(self, ctx, op, ref, value):
+        new = ctx.node(self.onnx_operator, [ref, value])
+        ctx.assign(op.inputs[0], new)
+        return new
+
+
 @register
-class AssignAdd(_AssignBase):
+class AssignAdd(_UpdateBase):
     """``ref += value``; outputs the new value."""
 
-    def make_kernel(self, op, runtime):
-        store, name = runtime.variables, op.inputs[0].op.name
-        lock = runtime.update_lock
-
-        def assign_add_kernel(value):
-            with lock:  # concurrent runs must not lose an update
-                old = store[name]
-                new = old + value
-                if new.shape != old.shape:
-                    raise ValueError(f"Cannot update variable '{name}' of shape "
-                                     f"{list(old.shape)} with a value of shape "
-                                     f"{list(np.shape(value))}: the shapes must be equal")
-                store[name] = new
-            return new
-
-        return assign_add_kernel
-
-    def onnx(self, ctx, op, ref, value):
-        new = ctx.node("Add", [ref, value])
-        ctx.assign(op.inputs[0], new)
-        return new
+    combine = staticmethod(operator.add)
+    onnx_operator = "Add"
 
 
 @register
-class AssignSub(_AssignBase):
+class AssignSub(_UpdateBase):
     """``ref -= value``; outputs the new value."""
 
-    def make_kernel(self, op, runtime):
-        store, name = runtime.variables, op.inputs[0].op.name
-        lock = runtime.update_lock
-
-        def assign_sub_kernel(value):
-            with lock:  # concurrent runs must not lose an update
-                old = store[name]
-                new = old - value
-                if new.shape != old.shape:
-                    raise ValueError(f"Cannot update variable '{name}' of shape "
-                                     f"{list(old.shape)} with a value of shape "
-                                     f"{list(np.shape(value))}: the shapes must be equal")
-                store[name] = new
-            return new
-
-        return assign_sub_kernel
-
-    def onnx(self, ctx, op, ref, value):
-        new = ctx.node("Sub", [ref, value])
-        ctx.assign(op.inputs[0], new)
-        return new
+    combine = staticmethod(operator.sub)
+    onnx_operator = "Sub"
 
 
 @register
@@ -209,7 +203,12 @@ class _AllInputs:
 _ALL_INPUTS = _AllInputs()
 
 
-class Variable:
+def _storage_property(name, doc):
+    """A read-only property of :class:`Variable`: attribute ``name`` of its storage tensor."""
+    return property(operator.attrgetter(f"_variable.{name}"), doc=doc)
+
+
+class Variable(IdentityEquality):
     """A variable (TF1's ``tf.Variable``): a tensor whose value a Session keeps.
 
     Args:
@@ -287,39 +286,17 @@ class Variable:
         return var
 
     # -------------------------------------------------------------- properties
-    @property
-    def name(self) -> str:
-        """``"w:0"``."""
-        return self._variable.name
-
-    @property
-    def op(self):
-        """The ``VariableV2`` op."""
-        return self._variable.op
-
-    @property
-    def graph(self):
-        """The graph the variable belongs to."""
-        return self._variable.graph
-
-    @property
-    def dtype(self):
-        """The element type."""
-        return self._variable.dtype
-
-    @property
-    def shape(self) -> TensorShape:
-        """The static shape."""
-        return self._variable.shape
+    # Those of the storage tensor (output 0 of ``VariableV2``), read-only.
+    name = _storage_property("name", '``"w:0"``.')
+    op = _storage_property("op", "The ``VariableV2`` op.")
+    graph = _storage_property("graph", "The graph the variable belongs to.")
+    dtype = _storage_property("dtype", "The element type.")
+    shape = _storage_property("shape", "The static shape (a ``TensorShape``).")
+    device = _storage_property("device", "The requested device.")
 
     def get_shape(self) -> TensorShape:
         """The static shape (TF1's spelling)."""
         return self._variable.shape
-
-    @property
-    def device(self) -> str:
-        """The requested device."""
-        return self._variable.device
 
     @property
     def trainable(self) -> bool:
@@ -387,15 +364,6 @@ class Variable:
         return (f"<tf.Variable '{self.name}' shape={self.shape} "
                 f"dtype={self.dtype.name}_ref>")
 
-    def __hash__(self):
-        return id(self)
-
-    def __eq__(self, other):
-        return self is other
-
-    def __ne__(self, other):
-        return self is not other
-
     def __bool__(self):
         raise TypeError("Using a `tf.Variable` as a Python `bool` is not allowed.")
 
@@ -414,12 +382,21 @@ VariableV1 = Variable
 register_variable_type(Variable, Variable._from_ops)
 
 
+def storage_tensor(x):
+    """The ``VariableV2`` output of a Variable or of a variable tensor ``x``; None when
+    ``x`` is neither."""
+    if isinstance(x, Variable):
+        return x._variable
+    if isinstance(x, Tensor) and getattr(x.op.op_def, "is_variable", False):
+        return x
+    return None
+
+
 def _var_tensor(ref):
-    if isinstance(ref, Variable):
-        return ref._variable
-    if isinstance(ref, Tensor) and getattr(ref.op.op_def, "is_variable", False):
-        return ref
-    raise TypeError(f"Expected a tf.Variable, got {ref!r}")
+    var = storage_tensor(ref)
+    if var is None:
+        raise TypeError(f"Expected a tf.Variable, got {ref!r}")
+    return var
 
 
 def _assign_family(op_type, ref, value, name, validate_shape=True):

@@ -15,7 +15,7 @@ import numpy as np
 
 __all__ = ["require_protos", "encode_png", "decode_png", "default_bucket_limits",
            "histogram_fields", "normalize_image", "tensor_proto", "DATA_TYPES",
-           "plugin_metadata_bytes"]
+           "plugin_metadata_bytes", "varint", "length_delimited_field"]
 
 _INSTALL_HINT = ("TensorBoard summaries need the 'tensorboard' package for their protobuf "
                  "classes: pip install staticgraph[tensorboard]")
@@ -223,7 +223,8 @@ def tensor_proto(value):
     return out
 
 
-def _varint(n: int) -> bytes:
+def varint(n: int) -> bytes:
+    """``n`` (a non-negative int) as a protobuf base-128 varint."""
     out = bytearray()
     while True:
         byte, n = n & 0x7F, n >> 7
@@ -232,20 +233,21 @@ def _varint(n: int) -> bytes:
             return bytes(out)
 
 
-def _field(number: int, payload: bytes) -> bytes:
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+def length_delimited_field(number: int, payload: bytes) -> bytes:
+    """Protobuf field ``number`` (wire type 2) holding the bytes ``payload``."""
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
 
 
 def plugin_metadata_bytes(plugin_name="", content=b"", display_name="", description="") -> bytes:
     """A serialized ``SummaryMetadata`` (written by hand: declaring needs no protobuf)."""
     plugin = b""
     if plugin_name:
-        plugin += _field(1, plugin_name.encode("utf-8"))
+        plugin += length_delimited_field(1, plugin_name.encode("utf-8"))
     if content:
-        plugin += _field(2, _as_bytes(content))
-    out = _field(1, plugin) if plugin else b""
+        plugin += length_delimited_field(2, _as_bytes(content))
+    out = length_delimited_field(1, plugin) if plugin else b""
     if display_name:
-        out += _field(2, display_name.encode("utf-8"))
+        out += length_delimited_field(2, display_name.encode("utf-8"))
     if description:
-        out += _field(3, description.encode("utf-8"))
+        out += length_delimited_field(3, description.encode("utf-8"))
     return out

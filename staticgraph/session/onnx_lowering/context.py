@@ -4,12 +4,15 @@ Each op definition lowers itself (``OpDef.onnx(ctx, op, *inputs)``) by calling
 ``ctx.node(...)`` for ONNX operators and ``ctx.const(...)`` for constants; the
 context names every value and node after the op, stamps each node's
 ``doc_string`` with the op and the user's ``file:line``, and keeps the variables'
-current values while a graph is walked in execution order.
+current values while a graph is walked in execution order. Where onnxruntime has
+no kernel of an operator for a dtype, lowerings compute in one it has through
+:mod:`staticgraph.ops.onnx_support` (``via(ctx, ...)``, ``work_dtype``), the one
+table of those gaps.
 
-Example (the lowering of Relu)::
+Example (the lowering of Softsign)::
 
     def onnx(self, ctx, op, x):
-        return ctx.node("Relu", [x])
+        return ctx.node("Softsign", [x])
 """
 
 from __future__ import annotations
@@ -20,16 +23,9 @@ from onnx import helper, numpy_helper
 
 from ...graphlib import dtypes
 from ...ops.random import random_bits
-from .types import dtype_name, onnx_dtype
+from .types import onnx_dtype
 
 __all__ = ["LoweringContext", "OnnxExportError"]
-
-# Wider dtypes that hold every value of a dtype, narrowest first (for ``via``).
-_SMALL_INTS = ("int32", "int64", "float32", "float64")
-_WIDER = {"float16": ("float32", "float64"), "float32": ("float64",),
-          "bool": ("uint8",) + _SMALL_INTS, "int8": _SMALL_INTS, "uint8": _SMALL_INTS,
-          "int16": _SMALL_INTS, "uint16": _SMALL_INTS, "int32": ("int64", "float64"),
-          "uint32": ("int64", "float64"), "int64": ("float64",), "uint64": ("float64",)}
 
 # Constants up to this many bytes are shared between ops (axes, scalars, shapes).
 _SHARED_CONST_BYTES = 256
@@ -218,35 +214,6 @@ class LoweringContext:
         if from_dtype is not None and onnx_dtype(from_dtype) == onnx_dtype(to):
             return name
         return self.node("Cast", [name], to=onnx_dtype(to))
-
-    def via(self, op_type: str, inputs, dtype, supported, out_dtype=None, **attrs) -> str:
-        """Emit ``op_type`` computing in a dtype onnxruntime has a kernel for.
-
-        When ``dtype`` (the inputs' dtype) is not among ``supported`` (dtype names,
-        e.g. ``("float32", "float64")``), every non-empty input is cast to
-        :meth:`work_dtype` and the result is cast to ``out_dtype`` (default: ``dtype``).
-        Use for inputs that share one dtype; returns the single output's name.
-        """
-        name = dtype_name(dtype)
-        if name in supported:
-            return self.node(op_type, inputs, **attrs)
-        work = self.work_dtype(dtype, supported)
-        cast_in = [self.cast(x, work) if x else x for x in inputs]
-        out = self.node(op_type, cast_in, **attrs)
-        return self.cast(out, out_dtype if out_dtype is not None else dtype)
-
-    @staticmethod
-    def work_dtype(dtype, supported) -> str:
-        """``dtype``'s name if in ``supported``, else the first supported dtype that holds
-        every value of ``dtype`` exactly (float16 -> float32, int16 -> int32, ...), else
-        ``supported[0]``."""
-        name = dtype_name(dtype)
-        if name in supported:
-            return name
-        for candidate in _WIDER.get(name, ()):
-            if candidate in supported:
-                return candidate
-        return supported[0]
 
     def shape(self, name: str) -> str:
         """The int64 shape of value ``name``."""

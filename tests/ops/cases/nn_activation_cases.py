@@ -50,6 +50,10 @@ CASES = [
          id="int32"),
     Case("Relu", lambda x: tf.nn.relu(x), [I8], lambda x: np.where(x > 0, x, 0).astype(np.int8),
          id="int8"),
+    # int16 and uint8: onnxruntime has no Relu/Clip kernel (onnx_support.LACKS): int32
+    Case("Relu", lambda x: tf.nn.relu(x), [I8.astype(np.int16) * 200],
+         lambda x: np.where(x > 0, x, 0).astype(np.int16), id="int16"),
+    Case("Relu", lambda x: tf.nn.relu(x), [U8], lambda x: x, id="uint8"),
     Case("Relu", lambda x: tf.nn.relu(x), [SCALAR], lambda x: np.float32(0.0), id="scalar"),
     Case("Relu", lambda x: tf.nn.relu(x), [EMPTY], lambda x: x, id="empty"),
     # Relu6
@@ -59,6 +63,8 @@ CASES = [
          lambda x: np.array([0, 0, 0, 5, 6, 6], np.int8), id="int8"),
     Case("Relu6", lambda x: tf.nn.relu6(x), [U8],
          lambda x: np.array([0, 3, 6, 6, 6], np.uint8), id="uint8"),
+    Case("Relu6", lambda x: tf.nn.relu6(x), [I8.astype(np.int16) * 200],
+         lambda x: np.clip(x, 0, 6).astype(np.int16), id="int16"),
     # Elu / Selu
     Case("Elu", lambda x: tf.nn.elu(x), [WIDE], lambda x: ref_elu(x).astype(np.float32),
          bad_dtypes=[[np.int32]]),

@@ -1,8 +1,10 @@
-"""FusedElementwise: long programs are interpreted, with the generated kernel's results."""
+"""FusedElementwise: long programs are interpreted, with the generated kernel's results;
+FusedMatMul's activation is the activation op's kernel."""
 
 import numpy as np
 import pytest
 
+import staticgraph as tf
 from staticgraph.ops.fused import fused_ops
 
 
@@ -33,7 +35,6 @@ def test_interpreted_and_generated_kernels_agree_bitwise(size):
 
 def test_long_programs_are_interpreted(monkeypatch):
     monkeypatch.setattr(fused_ops, "MAX_GENERATED_STEPS", 10)
-    import staticgraph as tf
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [3])
         y = x
@@ -46,3 +47,33 @@ def test_long_programs_are_interpreted(monkeypatch):
     for _ in range(5):
         want = np.tanh(want * np.float32(1.5) + np.float32(0.25))
     np.testing.assert_array_equal(out, want)
+
+
+_UNFUSED = {"Relu": "relu", "Relu6": "relu6", "Sigmoid": "sigmoid", "Tanh": "tanh",
+            "LeakyRelu": "leaky_relu"}
+
+
+@pytest.mark.parametrize("activation,dtype", [
+    (a, d) for a in _UNFUSED for d in (np.float16, np.float32, np.float64, np.int32)
+    if d is not np.int32 or a in ("Relu", "Relu6")])
+def test_fused_activation_is_the_activation_kernel_bitwise(activation, dtype):
+    """The activation a FusedMatMul applies in place is its op definition's kernel:
+    the unfused ops' results, bit for bit, special values included."""
+    a = np.array([[1, -2, 0], [0, 0, 0], [3, 1, -1]], dtype)
+    b = np.array([[2, -1, 0, 4, 1, -3, 5, 0], [1, 1, -2, 0, 2, 1, -1, 3],
+                  [0, 2, 1, -1, 0, 4, 2, -2]], dtype)
+    if dtype is np.int32:
+        bias = np.array([-7, -1, 0, 1, 3, 6, 7, 100], dtype)
+    else:
+        bias = np.array([np.nan, np.inf, -np.inf, -0.0, 0.5, -0.5, 30, -30], dtype)
+    kwargs = {"alpha": 0.1} if activation == "LeakyRelu" else {}
+    with tf.Graph().as_default():
+        fused = fused_ops.fused_matmul(tf.constant(a), tf.constant(b), tf.constant(bias),
+                                       activation=activation, **kwargs)
+        unfused = getattr(tf.nn, _UNFUSED[activation])(
+            tf.nn.bias_add(tf.matmul(tf.constant(a), tf.constant(b)), tf.constant(bias)),
+            **kwargs)
+        with tf.Session(optimizer_level=0) as sess:
+            got, want = sess.run([fused, unfused])
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))

@@ -7,11 +7,7 @@ import staticgraph as tf
 from staticgraph import errors
 
 
-@pytest.fixture(autouse=True)
-def g():
-    graph = tf.Graph()
-    with graph.as_default():
-        yield graph
+pytestmark = pytest.mark.usefixtures("g")  # every test on a fresh default graph (conftest)
 
 
 def test_variable_structure_and_names(g):
