@@ -189,7 +189,11 @@ class Schedule:
                 if slot_of.get(id(t)) in frees:
                     del slot_of[id(t)]
             frees.extend(loads.values())
-            slots.give_back(frees)  # an output may take a slot its inputs just left
+            # An output may take a slot its inputs just left: the first input's, when it
+            # is freed here (given back last, it is taken first). A chain's value then
+            # stays in one slot, and the interpreter clears no slot that a constant's
+            # (a step of its own, bound once) would otherwise have taken.
+            slots.give_back(frees[::-1])
             outputs = []
             for t in op.outputs:
                 if id(t) in fed or (id(t) not in last_use and id(t) not in fetched):
