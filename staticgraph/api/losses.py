@@ -16,6 +16,7 @@ from ..ops.array import expand_squeeze as _expand_squeeze
 from ..ops.array import shape as _array_shape
 from ..ops.array import transform as _array_transform
 from ..ops import convert as _convert
+from ..ops.argument_aliases import deprecated_argument_lookup
 from ..ops.math import binary as _math_binary
 from ..ops.math import compare as _math_compare
 from ..ops.math import misc as _math_misc
@@ -279,9 +280,7 @@ def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
     Raises:
         ValueError: when neither ``axis`` nor its old name ``dim`` is given.
     """
-    if axis is not None and dim is not None:
-        raise ValueError("Cannot specify both 'axis' and 'dim'")
-    axis = dim if axis is None else axis
+    axis = deprecated_argument_lookup("axis", axis, "dim", dim)
     if axis is None:
         raise ValueError("You must specify 'axis'.")
     with name_scope(scope, "cosine_distance_loss", [predictions, labels, weights]) as scope:

@@ -15,6 +15,7 @@ from ...graphlib import name_scope
 from . import shape as _shape
 from . import shape_onnx as _onnx
 from ..convert import convert_to_tensor
+from ..argument_aliases import deprecated_argument_lookup
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
 from .shape_args import fold, scalar_int, shape_tensor
@@ -74,10 +75,7 @@ def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002 - TF1's ke
     Raises:
         ValueError: both or neither of ``axis`` and ``dim`` given; ``axis`` out of range.
     """
-    if dim is not None:
-        if axis is not None:
-            raise ValueError("Cannot specify both 'axis' and 'dim'")
-        axis = dim
+    axis = deprecated_argument_lookup("axis", axis, "dim", dim)
     if axis is None:
         raise ValueError("Must specify an axis argument to tf.expand_dims()")
     with name_scope(name, "ExpandDims", [input]) as scope:
@@ -147,10 +145,7 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002 - TF1
     Raises:
         ValueError: a listed dimension is known not to be 1, or both aliases given.
     """
-    if squeeze_dims is not None:
-        if axis is not None:
-            raise ValueError("Cannot specify both 'axis' and 'squeeze_dims'")
-        axis = squeeze_dims
+    axis = deprecated_argument_lookup("axis", axis, "squeeze_dims", squeeze_dims)
     if axis is None:
         axis = ()
     elif isinstance(axis, (numbers.Integral, np.integer)):

@@ -27,6 +27,7 @@ from . import reduction_axes as _axes
 from . import reduction_grad as _reduction_grad
 from . import reduction_onnx as _onnx
 from ..convert import constant, convert_to_tensor
+from ..argument_aliases import deprecated_argument_lookup
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
 from ..shape_rules import ALL, NUMERIC, require_dtype
@@ -329,15 +330,6 @@ class ArgMin(_ArgReduction):
 
 
 # ---------------------------------------------------------------------- public functions
-def _lookup(new_name, new_value, old_name, old_value):
-    """TF1's deprecated_argument_lookup."""
-    if old_value is not None:
-        if new_value is not None:
-            raise ValueError(f"Cannot specify both '{new_name}' and '{old_name}'.")
-        return old_value
-    return new_value
-
-
 def _axis_tensor(x, axis):
     """The reduction axes as an int tensor; ``None`` means every axis (TF1's _ReductionDims)."""
     if axis is not None:
@@ -361,8 +353,8 @@ def _axis_tensor(x, axis):
 
 
 def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims):
-    axis = _lookup("axis", axis, "reduction_indices", reduction_indices)
-    keepdims = _lookup("keepdims", keepdims, "keep_dims", keep_dims)
+    axis = deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
     x = convert_to_tensor(input_tensor)
     with x.graph.as_default():
         axes = _axis_tensor(x, axis)
@@ -448,8 +440,8 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None,
     Example:
         >>> tf.reduce_logsumexp([[0., 0., 0.], [0., 0., 0.]])  # log(6)
     """
-    axis = _lookup("axis", axis, "reduction_indices", reduction_indices)
-    keepdims = bool(_lookup("keepdims", keepdims, "keep_dims", keep_dims))
+    axis = deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = bool(deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims))
     x = convert_to_tensor(input_tensor)
     with name_scope(name, "ReduceLogSumExp", [x]):
         axes = _axis_tensor(x, axis)
@@ -465,7 +457,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None,
 
 
 def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
-    axis = _lookup("axis", axis, "dimension", dimension)
+    axis = deprecated_argument_lookup("axis", axis, "dimension", dimension)
     if axis is None:
         axis = 0
     x = convert_to_tensor(input)
@@ -515,9 +507,9 @@ def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype=dtypes.int6
     Example:
         >>> tf.count_nonzero([[0, 1, 0], [1, 1, 0]])  # 3
     """
-    input_tensor = _lookup("input_tensor", input_tensor, "input", input)
-    axis = _lookup("axis", axis, "reduction_indices", reduction_indices)
-    keepdims = _lookup("keepdims", keepdims, "keep_dims", keep_dims)
+    input_tensor = deprecated_argument_lookup("input_tensor", input_tensor, "input", input)
+    axis = deprecated_argument_lookup("axis", axis, "reduction_indices", reduction_indices)
+    keepdims = deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
     x = convert_to_tensor(input_tensor)
     with name_scope(name, "count_nonzero", [x]):
         require_dtype(x, ALL + (dtypes.string,), "input")

@@ -16,9 +16,10 @@ import numpy as np
 from ...graphlib import dtypes, name_scope
 from ..array import shape as _array_shape
 from .conv_windows import (check_data_format, check_outer_ones, conv_matmul, conv_transpose,
-                           deprecated_argument_lookup, explicit_pairs, from_nhwc, im2col,
-                           nhwc_dims, parse_padding, shape_in_format, spatial_hw,
-                           static_out_size, to_nhwc, window_geometry, window_sequence)
+                           explicit_pairs, from_nhwc, im2col, nhwc_dims, parse_padding,
+                           shape_in_format, spatial_hw, static_out_size, to_nhwc, window_geometry,
+                           window_sequence)
+from ..argument_aliases import deprecated_argument_lookup
 from . import conv_onnx as _onnx
 from ..convert import convert_same_dtype, convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register

@@ -307,15 +307,6 @@ def check_outer_ones(values, name, data_format, what="strides"):
                          f"and depth dimensions ({name}={list(values)}).")
 
 
-def deprecated_argument_lookup(new_name, new, old_name, old):
-    """TF1's deprecated_argument_lookup: one of two keyword aliases."""
-    if new is not None:
-        if old is not None:
-            raise ValueError(f"Cannot specify both '{new_name}' and '{old_name}'")
-        return new
-    return old
-
-
 def nhwc_dims(shape, data_format):
     """(n, h, w, c) static dims of a rank-4 shape in ``data_format``."""
     raw = shape.with_rank(4).raw

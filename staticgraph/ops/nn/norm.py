@@ -24,18 +24,10 @@ from ..math import unary as _math_unary
 from ..random import random_ops as _random_ops
 from ..math import reduction as _reduction
 from ..convert import constant, convert_to_tensor
+from ..argument_aliases import deprecated_argument_lookup
 from ..static_value import constant_value
 
 __all__ = ["l2_normalize", "moments", "batch_normalization", "dropout", "embedding_lookup"]
-
-
-def _deprecated_lookup(new_name, new_value, old_name, old_value):
-    """TF1's ``deprecated_argument_lookup``: the value of whichever was given."""
-    if old_value is not None:
-        if new_value is not None:
-            raise ValueError(f"Cannot specify both '{old_name}' and '{new_name}'")
-        return old_value
-    return new_value
 
 
 def _axes(axis):
@@ -65,7 +57,7 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     Raises:
         ValueError: both ``axis`` and ``dim`` given.
     """
-    axis = _deprecated_lookup("axis", axis, "dim", dim)
+    axis = deprecated_argument_lookup("axis", axis, "dim", dim)
     with name_scope(name, "l2_normalize", [x]) as scope:
         x = convert_to_tensor(x, name="x")
         square_sum = _reduction.reduce_sum(_math_unary.square(x), _axes(axis), keepdims=True)
@@ -95,7 +87,7 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
         >>> mean, var = tf.nn.moments(x, axes=[0])
     """
     del shift  # TF1 ignores it as well
-    keep = _deprecated_lookup("keepdims", keepdims, "keep_dims", keep_dims)
+    keep = deprecated_argument_lookup("keepdims", keepdims, "keep_dims", keep_dims)
     keep = bool(keep) if keep is not None else False
     with name_scope(name, "moments", [x, axes]):
         x = convert_to_tensor(x, name="x")
@@ -200,7 +192,7 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     except TypeError:
         raise ValueError(f"keep_prob must be a floating point number or Tensor "
                          f"(got {keep_prob!r})") from None
-    rate = _deprecated_lookup("rate", rate, "keep_prob", keep)
+    rate = deprecated_argument_lookup("rate", rate, "keep_prob", keep)
     if rate is None:
         raise ValueError("You must provide a rate to dropout.")
     with name_scope(name, "dropout", [x]):

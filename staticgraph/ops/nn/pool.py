@@ -13,10 +13,10 @@ import numpy as np
 from ...graphlib import name_scope
 from ..array import shape as _array_shape
 from . import pool_grad as _grad
-from .conv_windows import (check_data_format, check_outer_ones, deprecated_argument_lookup,
-                           from_nhwc, lowest_value, nhwc_dims, pad_spatial, pool_windows,
-                           shape_in_format, spatial_hw, valid_counts, window_geometry,
-                           window_sequence, window_slices)
+from .conv_windows import (check_data_format, check_outer_ones, from_nhwc, lowest_value, nhwc_dims,
+                           pad_spatial, pool_windows, shape_in_format, spatial_hw, valid_counts,
+                           window_geometry, window_sequence, window_slices)
+from ..argument_aliases import deprecated_argument_lookup
 from . import conv_onnx as _onnx
 from ..convert import convert_to_tensor
 from ...graphlib.op_def import OpDef, Spec, register

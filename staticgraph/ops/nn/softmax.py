@@ -16,6 +16,7 @@ from ..math import binary as _math_binary
 from ..math import unary as _math_unary
 from ..math import reduction as _reduction
 from ..convert import convert_to_tensor
+from ..argument_aliases import deprecated_argument_lookup
 from ...graphlib.op_def import OpDef, register
 from ..apply import apply_op
 from ..shape_rules import FLOATS, norm_axis, require_dtype, require_rank_at_least, same_as
@@ -135,9 +136,7 @@ class LogSoftmax(_SoftmaxBase):
 
 
 def _softmax_axis(logits, axis, dim):
-    if axis is not None and dim is not None:
-        raise ValueError("Cannot specify both 'dim' and 'axis'")
-    axis = dim if axis is None else axis
+    axis = deprecated_argument_lookup("axis", axis, "dim", dim)
     if axis is None:
         return -1
     if isinstance(axis, Tensor):

@@ -25,6 +25,7 @@ from ..math import unary as _math_unary
 from . import softmax as _nn_softmax
 from ..math import reduction as _reduction
 from ..convert import convert_to_tensor, is_tensor_like
+from ..argument_aliases import deprecated_argument_lookup
 from .softmax import SMALL_CLASSES, work_dtype
 from ...graphlib.op_def import OpDef, Spec, register
 from ..apply import apply_op
@@ -351,9 +352,7 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
     Raises:
         ValueError: incompatible shapes, or both ``axis`` and ``dim``.
     """
-    if axis is not None and dim is not None:
-        raise ValueError("Cannot specify both 'dim' and 'axis'")
-    axis = dim if axis is None else axis
+    axis = deprecated_argument_lookup("axis", axis, "dim", dim)
     return _softmax_xent(labels, logits, axis, name, "softmax_cross_entropy_with_logits")
 
 

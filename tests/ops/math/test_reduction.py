@@ -34,12 +34,13 @@ def test_python_lists_and_defaults():
 
 
 def test_deprecated_aliases_conflict():
+    # TF1's deprecated_argument_lookup names the old keyword first
     x = tf.constant([[1.0, 2.0]])
-    with pytest.raises(ValueError, match="Cannot specify both 'axis' and 'reduction_indices'"):
+    with pytest.raises(ValueError, match="Cannot specify both 'reduction_indices' and 'axis'"):
         tf.reduce_sum(x, axis=0, reduction_indices=0)
-    with pytest.raises(ValueError, match="Cannot specify both 'keepdims' and 'keep_dims'"):
+    with pytest.raises(ValueError, match="Cannot specify both 'keep_dims' and 'keepdims'"):
         tf.reduce_max(x, keepdims=True, keep_dims=True)
-    with pytest.raises(ValueError, match="Cannot specify both 'axis' and 'dimension'"):
+    with pytest.raises(ValueError, match="Cannot specify both 'dimension' and 'axis'"):
         tf.argmax(x, axis=0, dimension=0)
 
 
