@@ -116,6 +116,25 @@ def test_late_control_input_orders_execution_and_drops_plans(g):
         assert sess.run(v) == 5
 
 
+def test_adding_ops_keeps_compiled_plans_and_editing_edges_drops_them(g, compile_count):
+    """Plans depend on the edges of the ops they run: new ops leave them valid
+    (TF1 programs create savers and summaries after running), a late control input
+    does not (Graph.edit_version moves; Graph.version counts both, as TF1's does)."""
+    x = tf.placeholder(tf.float32, [], name="x")
+    y = x * 2.0
+    with tf.Session() as sess:
+        assert sess.run(y, {x: 1.0}) == 2.0
+        version, edits = g.version, g.edit_version
+        tf.add(x, 1.0, name="later")                       # a new op: plans stay
+        assert g.version > version and g.edit_version == edits
+        assert sess.run(y, {x: 2.0}) == 4.0
+        assert len(compile_count) == 1
+        y.op._add_control_input(g.get_operation_by_name("later"))
+        assert g.edit_version == edits + 1
+        assert sess.run(y, {x: 3.0}) == 6.0
+        assert len(compile_count) == 2
+
+
 def test_control_dependency_cycle_is_reported(g):
     a = tf.no_op(name="a")
     b = tf.no_op(name="b")
