@@ -91,10 +91,9 @@ def fused_conv2d(ctx, op, x, f, bias):
     channel_bias = bias_axis == (1 if fmt == "NCHW" else 3) and out_rank == 4 and (
         op.attrs["bias_op"] == "BiasAdd" or (channels is not None and length == channels))
     xn = _conv.to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
-    w = ctx.node("Transpose", [ctx.cast(f, work, dtype)], perm=_conv.HWIO_TO_OIHW)
     bias = ctx.cast(bias, work, dtype)
-    y = ctx.node("Conv", [xn, w, bias if channel_bias else None], strides=list(strides),
-                 dilations=list(dilations), **_conv.pad_attributes(pads))
+    y = _conv.conv_nchw(ctx, xn, ctx.cast(f, work, dtype), khw, strides, dilations, pads,
+                        bias if channel_bias else None)
     if channel_bias:
         y = activate(ctx, y, op, work)
         return ctx.cast(_conv.from_nchw(ctx, y, fmt), dtype, work)

@@ -167,16 +167,22 @@ def conv2d(ctx, op, x, f):
     pads = onnx_pads(static_hw(op.inputs[0].shape, fmt), khw, strides, dilations,
                      op.attrs["padding"], explicit)
     x = to_nchw(ctx, ctx.cast(x, work, dtype), fmt)
-    f = ctx.cast(f, work, dtype)
+    y = conv_nchw(ctx, x, ctx.cast(f, work, dtype), khw, strides, dilations, pads)
+    return ctx.cast(from_nchw(ctx, y, fmt), dtype, work)
+
+
+def conv_nchw(ctx, x, f, khw, strides, dilations, pads, bias=None):
+    """ONNX ``Conv`` of NCHW ``x`` with the HWIO filter ``f`` (value names, one dtype),
+    ``pads`` from :func:`onnx_pads` and an optional per-channel ``bias`` (``Conv``'s
+    ``B``). Conv2D's lowering and the fused convolution's share it."""
     w = ctx.node("Transpose", [f], perm=HWIO_TO_OIHW)
     if pads is None and max(dilations) > 1:
         # onnxruntime refuses auto_pad with dilations: pad by TF's SAME rule explicitly.
         x = _pad_same(ctx, x, khw, strides, dilations,
                       lambda: ctx.node("Slice", [ctx.shape(f), ctx.int64s([0]), ctx.int64s([2])]))
         pads = [0, 0, 0, 0]
-    y = ctx.node("Conv", [x, w], strides=list(strides), dilations=list(dilations),
-                 **pad_attributes(pads))
-    return ctx.cast(from_nchw(ctx, y, fmt), dtype, work)
+    return ctx.node("Conv", [x, w, bias], strides=list(strides), dilations=list(dilations),
+                    **pad_attributes(pads))
 
 
 def conv2d_backprop_input(ctx, op, sizes, f, dy):

@@ -77,3 +77,28 @@ def test_fused_activation_is_the_activation_kernel_bitwise(activation, dtype):
             got, want = sess.run([fused, unfused])
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
+@pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
+def test_fused_dilated_same_convolution_of_unknown_size_runs_on_onnxruntime(data_format):
+    """onnxruntime refuses auto_pad with dilations: the fused convolution pads by TF's SAME
+    rule explicitly, as Conv2D's own lowering does (found failing: "Dilation not supported
+    for AutoPadType::SAME_UPPER")."""
+    rng = np.random.RandomState(0)
+    channels_last = data_format == "NHWC"
+    shape = [None, None, None, 3] if channels_last else [None, 3, None, None]
+    x = tf.placeholder(tf.float32, shape)
+    w = tf.constant(rng.randn(3, 3, 3, 4).astype(np.float32))
+    b = tf.constant(np.arange(4, dtype=np.float32))
+    dilations = [1, 2, 2, 1] if channels_last else [1, 1, 2, 2]
+    conv = tf.nn.conv2d(x, w, strides=[1, 1, 1, 1], padding="SAME", dilations=dilations,
+                        data_format=data_format)
+    y = tf.nn.relu(tf.nn.bias_add(conv, b, data_format=data_format))
+    value = rng.randn(2, 7, 6, 3).astype(np.float32)
+    if not channels_last:
+        value = value.transpose(0, 3, 1, 2).copy()
+    with tf.Session() as sess:
+        assert "FusedConv2D" in str(sess.explain(y, {x: value}))
+        expected = sess.run(y, {x: value})
+    with tf.Session(backend="onnxruntime", device="cpu") as sess:
+        np.testing.assert_allclose(sess.run(y, {x: value}), expected, rtol=1e-5, atol=1e-5)
