@@ -18,13 +18,15 @@ from .default_graph import (
 )
 from .dtypes import DType, as_dtype
 from .graph import Graph, GraphKeys
+from .function_graph import FunctionGraph
 from .operation import Operation
 from .tensor import Tensor
 from .tensor_shape import Dimension, TensorShape, as_shape, broadcast_static, unknown_shape
 from .user_frame import UserFrame, capture_user_frame, format_frame
 
 __all__ = [
-    "dtypes", "DType", "as_dtype", "Graph", "GraphKeys", "Operation", "Tensor", "Dimension",
+    "dtypes", "DType", "as_dtype", "Graph", "GraphKeys", "FunctionGraph",
+    "Operation", "Tensor", "Dimension",
     "TensorShape", "as_shape", "broadcast_static", "unknown_shape", "UserFrame",
     "capture_user_frame", "format_frame", "DEFAULT_GRAPH_SEED", "add_to_collection",
     "add_to_collections", "control_dependencies", "device", "get_collection",

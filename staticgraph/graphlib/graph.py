@@ -74,6 +74,11 @@ class Graph(OpNamingMixin, ScopesMixin, ElementLookupMixin, CollectionsMixin):
         """Short text naming this graph for error messages."""
         return repr(self)
 
+    def encloses(self, graph) -> bool:
+        """True when ``graph`` is this graph or one around it (a function graph's outer
+        graphs); a plain graph encloses only itself."""
+        return graph is self
+
     @property
     def _last_id(self) -> int:
         return len(self._ops)

@@ -7,6 +7,7 @@ must come from one graph (:func:`graph_of` names both graphs otherwise).
 from __future__ import annotations
 
 from ..graphlib import Operation, Tensor, get_default_graph
+from ..graphlib.function_graph import FunctionGraph
 from ..graphlib.op_def import get_op_def
 from . import convert as _convert
 
@@ -42,27 +43,36 @@ def apply_op(op_type, inputs=(), attrs=None, name=None, control_inputs=None):
     """
     op_def = get_op_def(op_type)
     inputs = list(inputs)
-    graph = None
-    for t in inputs:  # the usual case: tensors of one graph
-        if type(t) is not Tensor:
-            graph = None
-            break
-        if graph is None:
-            graph = t.op.graph
-        elif t.op.graph is not graph:
-            graph = None
-            break
-    if graph is None:
-        if not inputs:
-            graph = get_default_graph()
-        elif any(not isinstance(t, Tensor) for t in inputs):
-            graph = graph_of([t for t in inputs if isinstance(t, Tensor) or hasattr(t, "graph")])
+    # Declaring into a body (a function graph) puts the op there; the body captures
+    # inputs of the graphs around it (FunctionGraph.create_op).
+    graph = _declaring_body(inputs) if FunctionGraph.count else None
+    if graph is not None:
+        if any(not isinstance(t, Tensor) for t in inputs):
             with graph.as_default():
                 inputs = [t if isinstance(t, Tensor) else _convert.convert_to_tensor(t)
                           for t in inputs]
-            graph = graph_of(inputs)
-        else:
-            graph = graph_of(inputs)
+    else:
+        for t in inputs:  # the usual case: tensors of one graph
+            if type(t) is not Tensor:
+                graph = None
+                break
+            if graph is None:
+                graph = t.op.graph
+            elif t.op.graph is not graph:
+                graph = None
+                break
+        if graph is None:
+            if not inputs:
+                graph = get_default_graph()
+            elif any(not isinstance(t, Tensor) for t in inputs):
+                graph = graph_of([t for t in inputs
+                                  if isinstance(t, Tensor) or hasattr(t, "graph")])
+                with graph.as_default():
+                    inputs = [t if isinstance(t, Tensor) else _convert.convert_to_tensor(t)
+                              for t in inputs]
+                graph = graph_of(inputs)
+            else:
+                graph = graph_of(inputs)
     full = dict(op_def.attrs)
     if attrs:
         for key in attrs:
@@ -81,6 +91,19 @@ def apply_op(op_type, inputs=(), attrs=None, name=None, control_inputs=None):
     if not outs:
         return op
     return list(outs)
+
+
+def _declaring_body(inputs):
+    """The default graph when it is a function graph enclosing every input's graph (the
+    op goes into the body, outer inputs are captured), else None."""
+    graph = get_default_graph()
+    if not isinstance(graph, FunctionGraph):
+        return None
+    for t in inputs:
+        owner = getattr(t, "graph", None)
+        if owner is not None and not graph.encloses(owner):
+            return None
+    return graph
 
 
 def is_operation(x) -> bool:

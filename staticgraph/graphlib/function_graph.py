@@ -1,0 +1,108 @@
+"""``FunctionGraph``: the body of a control-flow op (a branch, a loop body) as a graph.
+
+A function graph is a small graph of its own with explicit inputs (its arguments,
+then one input per captured outer tensor) and outputs. Ops declared while it is the
+default graph go into it; when such an op takes a tensor of an enclosing graph, the
+function graph *captures* it: the tensor becomes an extra input of the body, and the
+op reads that input instead. The control-flow op that holds the body then takes the
+outer tensors as ordinary inputs, so every layer sees plain data edges (the design
+of TF2's functional ``If``/``While`` and of ONNX's ``If``/``Loop``).
+
+graphlib knows no concrete op, so the function graph does not make the input itself:
+whoever builds it (the control-flow ops) passes ``make_input(graph, tensor)``, which
+declares the body's input for an outer tensor (a placeholder of its dtype and shape)
+and returns it.
+"""
+
+from __future__ import annotations
+
+from .graph import Graph
+from .tensor import Tensor
+
+__all__ = ["FunctionGraph"]
+
+
+class FunctionGraph(Graph):
+    """A branch or loop body: a graph with inputs, outputs and captured outer tensors.
+
+    Args:
+        name: the body's name (for drawings and messages), e.g. ``"cond/true"``.
+        outer_graph: the graph the control-flow op holding this body lives in (itself
+            possibly a function graph).
+        make_input: ``make_input(graph, tensor)`` declares, in ``graph``, the input
+            standing for the outer ``tensor`` and returns it.
+
+    Attributes:
+        arguments: the body's declared arguments (inputs made by the builder).
+        captures: ``[(outer tensor, inner input)]`` in capture order.
+        outputs: the body's results, set by the builder.
+    """
+
+    # Function graphs made so far: while none exists, declaring skips looking for a body.
+    count = 0
+
+    def __init__(self, name, outer_graph, make_input):
+        super().__init__()
+        FunctionGraph.count += 1
+        self.name = name
+        self.outer_graph = outer_graph
+        self.seed = outer_graph.seed
+        self.arguments = []
+        self.captures = []
+        self.outputs = []
+        self._make_input = make_input
+        self._captured = {}  # id(outer tensor) -> inner input
+
+    @property
+    def inputs(self) -> list:
+        """Every input of the body: the arguments, then the captured tensors' inputs."""
+        return self.arguments + [inner for _, inner in self.captures]
+
+    @property
+    def captured_tensors(self) -> list:
+        """The outer tensors the body reads, in the order of their inputs."""
+        return [outer for outer, _ in self.captures]
+
+    def encloses(self, graph) -> bool:
+        """True when ``graph`` is this graph or one of the graphs around it."""
+        return graph is self or self.outer_graph.encloses(graph)
+
+    def capture(self, tensor: Tensor) -> Tensor:
+        """The body's input standing for the enclosing graphs' ``tensor`` (made once).
+
+        A tensor of a graph further out is first captured by the graph in between, so
+        each body's inputs come from the graph directly around it.
+
+        Raises:
+            ValueError: ``tensor`` belongs to a graph that does not enclose this one.
+        """
+        if tensor.graph is self:
+            return tensor
+        inner = self._captured.get(id(tensor))
+        if inner is not None:
+            return inner
+        if not self.outer_graph.encloses(tensor.graph):
+            raise ValueError(f"Tensor {tensor.name!r} belongs to {tensor.graph.describe()}, "
+                             f"which does not enclose the function graph {self.name!r} "
+                             f"({self.describe()}).")
+        outer = tensor
+        if tensor.graph is not self.outer_graph:   # from further out: the middle captures
+            outer = self.outer_graph.capture(tensor)
+        with self.as_default():
+            inner = self._make_input(self, outer)
+        self._captured[id(tensor)] = inner
+        self.captures.append((outer, inner))
+        return inner
+
+    def create_op(self, op_def, inputs, attrs, name, output_specs_fn=None):
+        """:meth:`Graph.create_op`, reading captured inputs for outer tensors."""
+        if any(t.graph is not self for t in inputs):
+            inputs = [t if t.graph is self else self.capture(t) for t in inputs]
+        return super().create_op(op_def, inputs, attrs, name, output_specs_fn)
+
+    def describe(self) -> str:
+        """Short text naming this body and the graph around it, for error messages."""
+        return f"<staticgraph.FunctionGraph {self.name!r} in {self.outer_graph.describe()}>"
+
+    def __repr__(self):
+        return self.describe()
