@@ -6,6 +6,7 @@ import pytest
 
 import staticgraph as tf
 from staticgraph.export import to_onnx
+from staticgraph.graphlib import FunctionGraph
 from staticgraph.session import session as session_module
 from staticgraph.session.backends import BACKENDS, NumpyBackend, numpy_plan
 from staticgraph.session.schedule import Schedule, Step
@@ -162,3 +163,28 @@ def test_a_registered_backend_runs_sessions_schedules(g, monkeypatch):
 def test_default_backend_comes_from_the_module_setting(g, monkeypatch):
     monkeypatch.setattr(session_module, "DEFAULT_BACKEND", "onnxruntime")
     assert tf.Session().backend == "onnxruntime"
+
+
+def test_a_function_graph_is_scheduled_and_run_like_a_graph():
+    """A control-flow body (graphlib.FunctionGraph) schedules, optimizes and runs on a
+    backend as the outer graph does: its inputs are the feeds, its outputs the fetches,
+    and variables it reads come from the session (their values were captured)."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [3], name="x")
+        v = tf.Variable([1.0, 2.0, 3.0], name="v")
+        f = FunctionGraph("f", g, lambda body, t: tf.placeholder(t.dtype, t.shape))
+        with f.as_default():
+            a = tf.placeholder(tf.float32, [3], name="a")
+            f.arguments.append(a)
+            f.outputs = [tf.tanh(a * x) + v]
+        with tf.Session() as sess:
+            sess.run(v.initializer)
+            values = {a: np.full(3, 0.5, np.float32), x: np.full(3, 2.0, np.float32)}
+            for level in (0, 2):
+                schedule = Schedule.for_signature(f, list(f.outputs), f.inputs, level=level)
+                plan = sess._backend.compile(sess, schedule)
+                body_inputs = [values[a], values[x], sess.run(v)]   # arguments, then captures
+                out, = plan.fn(*body_inputs)
+                np.testing.assert_allclose(out, np.tanh(0.5 * 2.0) + np.array([1, 2, 3]),
+                                           rtol=1e-6)
