@@ -13,7 +13,6 @@ from ..graphlib import Operation, Tensor
 
 __all__ = ["fetch_key", "FetchTemplate"]
 
-_LEAF_TYPES = (Tensor, Operation, str)
 
 
 def fetch_key(fetches):

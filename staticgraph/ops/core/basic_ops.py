@@ -6,7 +6,6 @@ Public functions: ``placeholder``, ``placeholder_with_default``, ``identity``,
 
 from __future__ import annotations
 
-import builtins
 
 from ...errors import InvalidArgumentError
 from ...graphlib import (Operation, Tensor, TensorShape, as_dtype, as_shape, control_dependencies,
@@ -184,6 +183,3 @@ def tuple(tensors, name=None, control_inputs=None):  # noqa: A001 - TF1's name
             return [None if t is None else
                     (identity(t, name="control_dependency") if isinstance(t, Tensor) else gate)
                     for t in tensors]
-
-
-_builtin_tuple = builtins.tuple
